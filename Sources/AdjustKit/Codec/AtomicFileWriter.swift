@@ -1,0 +1,51 @@
+import Foundation
+
+/// Why an output file could not be written.
+public struct OutputError: Error, Equatable, CustomStringConvertible {
+    public var description: String
+}
+
+/// Writes a whole file or nothing: the bytes go to a temporary file in the target's directory,
+/// which is renamed over the target only once complete. A failure (or a kill) leaves no file
+/// with the target's name and an existing file untouched.
+///
+/// Hand-written rather than `Data.write(options: .atomic)`: that call reports failures as
+/// Cocoa errors with multi-line descriptions and does not say which step failed; this says
+/// "cannot create", "cannot write" or "cannot rename" with the system's reason.
+public enum AtomicFileWriter {
+    public static func write(_ bytes: [UInt8], to path: String) throws(OutputError) {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        var template = Array("\(directory)/.\(url.lastPathComponent).XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw OutputError(description: "cannot create a file in \(directory): \(reason())") }
+        let temporary = String(cString: template)
+        var done = false
+        defer {
+            if !done { unlink(temporary) }
+        }
+
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                let why = reason(); close(fd)
+                throw OutputError(description: "cannot write: \(why)")
+            }
+            offset += written
+        }
+        // Readable like any file the user creates, not mkstemp's 0600.
+        let mask = umask(0); umask(mask)
+        fchmod(fd, 0o666 & ~mask)
+        let synced = fsync(fd) == 0
+        let syncReason = reason()
+        guard close(fd) == 0, synced else {
+            throw OutputError(description: "cannot write: \(synced ? reason() : syncReason)")
+        }
+        guard rename(temporary, path) == 0 else { throw OutputError(description: "cannot rename into place: \(reason())") }
+        done = true
+    }
+
+    private static func reason() -> String { String(cString: strerror(errno)) }
+}

@@ -1,0 +1,122 @@
+import CPNG
+import CTurboJPEG
+
+/// Output file formats.
+public enum ImageFormat: String, CaseIterable, Sendable {
+    case jpeg, png
+
+    /// The format a file name's extension asks for, if any.
+    public init?(pathExtension: String) {
+        switch pathExtension.lowercased() {
+        case "jpg", "jpeg": self = .jpeg
+        case "png": self = .png
+        default: return nil
+        }
+    }
+
+    public var fileExtension: String { self == .jpeg ? "jpg" : "png" }
+}
+
+/// Why an image could not be encoded.
+public struct EncodeError: Error, Equatable, CustomStringConvertible {
+    public var description: String
+}
+
+public enum JPEGEncoder {
+    /// Baseline JPEG, 4:2:0 below quality 90 and 4:4:4 from 90 (where chroma loss starts to
+    /// show, as libvips and ImageMagick also decide). JPEG has no alpha: partially transparent
+    /// pixels are composited over black, as Core Image's opaque export does (geometry.md §1).
+    public static func encode(_ image: RGBA8Image, quality: Int) throws(EncodeError) -> [UInt8] {
+        let count = image.size.pixelCount
+        var rgb = [UInt8](repeating: 0, count: count * 3)
+        image.pixels.withUnsafeBufferPointer { src in
+            rgb.withUnsafeMutableBufferPointer { dst in
+                for i in 0..<count {
+                    let alpha = UInt32(src[i * 4 + 3])
+                    for c in 0..<3 {
+                        dst[i * 3 + c] = UInt8((UInt32(src[i * 4 + c]) * alpha + 127) / 255)
+                    }
+                }
+            }
+        }
+        guard let handle = tjInitCompress() else { throw EncodeError(description: "libjpeg-turbo could not start") }
+        defer { tjDestroy(handle) }
+        var buffer: UnsafeMutablePointer<UInt8>? = nil
+        var size: UInt = 0
+        defer { tjFree(buffer) }
+        let subsampling = quality >= 90 ? TJSAMP_444 : TJSAMP_420
+        let status = rgb.withUnsafeBufferPointer { src in
+            tjCompress2(handle, src.baseAddress, Int32(image.size.width), 0, Int32(image.size.height),
+                        Int32(TJPF_RGB.rawValue), &buffer, &size, Int32(subsampling.rawValue),
+                        Int32(quality), 0)
+        }
+        guard status == 0, let buffer else {
+            throw EncodeError(description: "JPEG encoding failed: \(String(cString: tjGetErrorStr2(handle)))")
+        }
+        return Array(UnsafeBufferPointer(start: buffer, count: Int(size)))
+    }
+}
+
+/// PNG through libpng's simplified API, which reports errors by return value (no setjmp here).
+public enum PNGCodec {
+    /// RGB when every pixel is opaque, else RGBA (not premultiplied).
+    public static func encode(_ image: RGBA8Image) throws(EncodeError) -> [UInt8] {
+        let opaque = image.isOpaque
+        var pixels = image.pixels
+        if opaque {
+            pixels = [UInt8](unsafeUninitializedCapacity: image.size.pixelCount * 3) { out, count in
+                for i in 0..<image.size.pixelCount {
+                    out[i * 3] = image.pixels[i * 4]; out[i * 3 + 1] = image.pixels[i * 4 + 1]
+                    out[i * 3 + 2] = image.pixels[i * 4 + 2]
+                }
+                count = image.size.pixelCount * 3
+            }
+        }
+        var info = png_image()
+        info.version = UInt32(PNG_IMAGE_VERSION)
+        info.width = UInt32(image.size.width)
+        info.height = UInt32(image.size.height)
+        info.format = opaque ? UInt32(PNG_FORMAT_FLAG_COLOR) : UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
+        defer { png_image_free(&info) }
+        var size: Int = 0
+        let ok = pixels.withUnsafeBufferPointer { src -> Bool in
+            guard png_image_write_to_memory(&info, nil, &size, 0, src.baseAddress, 0, nil) != 0 else { return false }
+            return true
+        }
+        guard ok else { throw EncodeError(description: "PNG encoding failed: \(message(info))") }
+        var output = [UInt8](repeating: 0, count: size)
+        let written = pixels.withUnsafeBufferPointer { src in
+            output.withUnsafeMutableBytes { dst in
+                png_image_write_to_memory(&info, dst.baseAddress, &size, 0, src.baseAddress, 0, nil)
+            }
+        }
+        guard written != 0 else { throw EncodeError(description: "PNG encoding failed: \(message(info))") }
+        return Array(output.prefix(size))
+    }
+
+    /// Any PNG, converted to 8-bit RGBA.
+    public static func decode(_ data: [UInt8]) throws(EncodeError) -> RGBA8Image {
+        var info = png_image()
+        info.version = UInt32(PNG_IMAGE_VERSION)
+        defer { png_image_free(&info) }
+        let begun = data.withUnsafeBytes { png_image_begin_read_from_memory(&info, $0.baseAddress, $0.count) }
+        guard begun != 0 else { throw EncodeError(description: "not a readable PNG: \(message(info))") }
+        info.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
+        let size = PixelSize(width: Int(info.width), height: Int(info.height))
+        guard size.width <= 65_535, size.height <= 65_535, size.pixelCount <= 100_000_000 else {
+            throw EncodeError(description: "PNG is \(size) pixels, too large")
+        }
+        var image = RGBA8Image(size: size)
+        let finished = image.pixels.withUnsafeMutableBytes {
+            png_image_finish_read(&info, nil, $0.baseAddress, 0, nil)
+        }
+        guard finished != 0 else { throw EncodeError(description: "corrupt PNG: \(message(info))") }
+        return image
+    }
+
+    private static func message(_ info: png_image) -> String {
+        withUnsafeBytes(of: info.message) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+}

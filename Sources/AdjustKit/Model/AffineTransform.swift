@@ -1,0 +1,65 @@
+import Foundation
+
+/// A 2-D affine map in Core Image's frame (origin bottom-left, y up):
+/// x′ = a·x + c·y + tx, y′ = b·x + d·y + ty — the layout of `CGAffineTransform`.
+///
+/// As a chain step it is `CIAffineTransform`; its translation is in pixels of the stored image.
+public struct AffineTransform: Equatable, Sendable {
+    public var a: Double, b: Double, c: Double, d: Double
+    public var tx: Double, ty: Double
+
+    public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
+        (self.a, self.b, self.c, self.d, self.tx, self.ty) = (a, b, c, d, tx, ty)
+    }
+
+    public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+
+    public static func translation(_ tx: Double, _ ty: Double) -> AffineTransform {
+        AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: tx, ty: ty)
+    }
+
+    /// Counter-clockwise rotation (y up) by `radians` about the origin.
+    public static func rotation(radians: Double) -> AffineTransform {
+        let (s, c) = (sin(radians), cos(radians))
+        return AffineTransform(a: c, b: s, c: -s, d: c, tx: 0, ty: 0)
+    }
+
+    public var determinant: Double { a * d - b * c }
+
+    public var isIdentity: Bool { self == .identity }
+
+    /// Maps `p`.
+    public func apply(_ p: Point) -> Point {
+        Point(x: a * p.x + c * p.y + tx, y: b * p.x + d * p.y + ty)
+    }
+
+    /// `self` applied after `first`: p ↦ self(first(p)).
+    public func concatenating(after first: AffineTransform) -> AffineTransform {
+        AffineTransform(
+            a: a * first.a + c * first.b, b: b * first.a + d * first.b,
+            c: a * first.c + c * first.d, d: b * first.c + d * first.d,
+            tx: a * first.tx + c * first.ty + tx, ty: b * first.tx + d * first.ty + ty)
+    }
+
+    /// The inverse map, or nil when the matrix is singular or not finite.
+    public var inverted: AffineTransform? {
+        let det = determinant
+        guard det.isFinite, det != 0, abs(det) > 1e-12 else { return nil }
+        let ia = d / det, ib = -b / det, ic = -c / det, id = a / det
+        let inv = AffineTransform(a: ia, b: ib, c: ic, d: id,
+                                  tx: -(ia * tx + ic * ty), ty: -(ib * tx + id * ty))
+        return inv.isFinite ? inv : nil
+    }
+
+    public var isFinite: Bool {
+        [a, b, c, d, tx, ty].allSatisfy(\.isFinite)
+    }
+
+    /// The image of `rect`'s four corners, bounded.
+    public func boundingBox(of rect: Rect) -> Rect {
+        let corners = rect.corners.map(apply)
+        let xs = corners.map(\.x), ys = corners.map(\.y)
+        let minX = xs.min()!, minY = ys.min()!
+        return Rect(x: minX, y: minY, width: xs.max()! - minX, height: ys.max()! - minY)
+    }
+}

@@ -1,0 +1,52 @@
+/// Everything about a render that sizes alone determine, computed before a pixel is touched
+/// (design.md): what `adjust inspect` prints and what the renderer executes.
+public struct RenderPlan: Equatable, Sendable {
+    /// The JPEG's pixel size before EXIF orientation.
+    public var storedSize: PixelSize
+    /// Applied to the output after the chain.
+    public var orientation: Orientation
+    /// The edit as parsed.
+    public var chain: EditChain
+    /// E_out: the surviving rectangle at full resolution, in the CI frame, whole pixels.
+    public var outputExtent: PixelRect
+    public var decodeScale: DecodeScale
+    public var rescale: RescaleFactors
+    /// The chain in the decoded image's frame (geometry.md §2).
+    public var rescaledChain: EditChain
+    /// The geometry of `rescaledChain` as one transform and an optional crop rectangle.
+    public var transform: AffineTransform
+    public var cropRect: Rect?
+    /// Where output pixels are sampled: the rescaled extent s·E_out, and how many pixels span it.
+    public var samplingGrid: SamplingGrid
+    /// The decoded pixels the sampling can touch (top-left raster of the decoded image).
+    public var sourceRegion: PixelRect
+    /// The raster after the optional area resample (`--max-size`), before orientation.
+    public var outputSize: PixelSize
+    /// What is written.
+    public var orientedSize: PixelSize
+    public var warnings: [String]
+
+    public var decodedSize: PixelSize { rescale.decodedSize }
+    public var needsResample: Bool { samplingGrid.size != outputSize }
+    /// The chain's colour steps, in order.
+    public var colourSteps: [EditStep] { chain.steps.filter { !$0.isGeometry } }
+}
+
+/// A raster of `size` pixels spanning `extent` (CI frame, y up). Pixel (i, j), counted from the
+/// top-left, has its centre at (x + (i + ½)·w/cols, y + h − (j + ½)·h/rows).
+public struct SamplingGrid: Equatable, Sendable {
+    public var extent: Rect
+    public var size: PixelSize
+    public var pixelWidth: Double { extent.width / Double(size.width) }
+    public var pixelHeight: Double { extent.height / Double(size.height) }
+}
+
+/// What size of output the caller wants.
+public enum SizeRequest: Equatable, Sendable {
+    /// Full resolution.
+    case full
+    /// Decode at exactly this DCT scale; the output is the edit's size × the scale.
+    case scale(DecodeScale)
+    /// Longest output side at most this many pixels; never upscales.
+    case maxSize(Int)
+}

@@ -1,0 +1,122 @@
+/// Turns an edit, an image's size and orientation, and a size request into a `RenderPlan`.
+public struct RenderPlanner: Sendable {
+    /// Limits on what a plan may ask the renderer to allocate.
+    public var maxOutputPixels: Int
+    public var maxOutputSide: Int
+
+    public init(maxOutputPixels: Int = 100_000_000, maxOutputSide: Int = 65_500) {
+        (self.maxOutputPixels, self.maxOutputSide) = (maxOutputPixels, maxOutputSide)
+    }
+
+    /// - Parameter exifOrientation: the JPEG's EXIF orientation value, nil when it has none.
+    public func plan(storedSize: PixelSize, exifOrientation: Int?, chain: EditChain,
+                     size request: SizeRequest) throws(PlanError) -> RenderPlan {
+        var warnings: [String] = []
+        let orientation = Self.orientation(exifOrientation, warnings: &warnings)
+
+        // The surviving rectangle at full resolution (geometry.md §1).
+        let resolved = chain.resolvingCameraRawCrop(storedSize: storedSize)
+        let transform = resolved.affine ?? .identity
+        guard transform.isFinite else { throw .nonFiniteGeometry("affine transform") }
+        guard transform.inverted != nil else { throw .singularAffine(transform) }
+        let imageBounds = transform.boundingBox(of: PixelRect(x: 0, y: 0, width: storedSize.width,
+                                                              height: storedSize.height).rect)
+        var surviving = imageBounds
+        if let crop = resolved.crop?.rect {
+            guard crop.isFinite else { throw .nonFiniteGeometry("crop rectangle") }
+            surviving = crop.intersection(imageBounds)
+            guard !surviving.isEmpty else {
+                throw .emptyOutput("crop \(Self.describe(crop)) does not overlap the image, which lies in \(Self.describe(imageBounds))")
+            }
+        }
+        guard surviving.width <= Double(maxOutputSide), surviving.height <= Double(maxOutputSide) else {
+            throw .outputTooLarge(PixelSize(width: Int(min(surviving.width, 1e15)), height: Int(min(surviving.height, 1e15))),
+                                  maxPixels: maxOutputPixels, maxSide: maxOutputSide)
+        }
+        guard [surviving.minX, surviving.minY, surviving.maxX, surviving.maxY].allSatisfy({ abs($0) < 1e15 }) else {
+            throw .nonFiniteGeometry("result position (beyond ±1e15 pixels)")
+        }
+        let extent = surviving.integralExtent
+        guard extent.width > 0, extent.height > 0 else {
+            throw .emptyOutput("the surviving area \(Self.describe(surviving)) is thinner than a pixel")
+        }
+        let extentSize = PixelSize(width: extent.width, height: extent.height)
+
+        let (scale, gridSize, outputSize) = try Self.sizes(for: request, extentSize: extentSize)
+        for size in [gridSize, outputSize] where size.width > maxOutputSide || size.height > maxOutputSide
+            || size.pixelCount > maxOutputPixels {
+            throw .outputTooLarge(size, maxPixels: maxOutputPixels, maxSide: maxOutputSide)
+        }
+
+        let rescale = RescaleFactors(storedSize: storedSize, scale: scale)
+        let rescaledChain = chain.rescaled(by: rescale)
+        let rescaledTransform = rescaledChain.affine ?? .identity
+        let grid = SamplingGrid(extent: extent.rect.scaled(sx: rescale.sx, sy: rescale.sy), size: gridSize)
+
+        return RenderPlan(
+            storedSize: storedSize, orientation: orientation, chain: chain, outputExtent: extent,
+            decodeScale: scale, rescale: rescale, rescaledChain: rescaledChain,
+            transform: rescaledTransform, cropRect: rescaledChain.crop?.rect, samplingGrid: grid,
+            sourceRegion: Self.sourceRegion(of: grid.extent, through: rescaledTransform,
+                                            decodedSize: rescale.decodedSize),
+            outputSize: outputSize, orientedSize: orientation.orientedSize(of: outputSize),
+            warnings: warnings)
+    }
+
+    /// EXIF orientation 0 or out of range means 1, with a warning (geometry.md §1).
+    static func orientation(_ value: Int?, warnings: inout [String]) -> Orientation {
+        guard let value else { return .identity }
+        if let orientation = Orientation(rawValue: value) { return orientation }
+        warnings.append("EXIF orientation \(value) is not 1–8; treated as 1")
+        return .identity
+    }
+
+    /// The decode scale, the sampled raster's size and the final (pre-orientation) output size.
+    static func sizes(for request: SizeRequest, extentSize: PixelSize) throws(PlanError)
+        -> (DecodeScale, grid: PixelSize, output: PixelSize) {
+        func scaled(_ factor: Double) -> PixelSize {
+            PixelSize(width: max(1, Int((Double(extentSize.width) * factor).rounded())),
+                      height: max(1, Int((Double(extentSize.height) * factor).rounded())))
+        }
+        switch request {
+        case .full:
+            return (.full, extentSize, extentSize)
+        case .scale(let scale):
+            let size = scaled(scale.value)
+            return (scale, size, size)
+        case .maxSize(let limit):
+            guard limit >= 1 else { throw .invalidMaxSize(limit) }
+            let longest = max(extentSize.width, extentSize.height)
+            guard limit < longest else { return (.full, extentSize, extentSize) }
+            let output = scaled(Double(limit) / Double(longest))
+            // libvips's shrink-on-load rule (geometry.md §3): the smallest DCT scale whose
+            // decode is still at least twice the output on both axes; the area resample finishes.
+            // (n/8)·w ≥ 2·w_out  ⇔  n·w ≥ 16·w_out, in integers.
+            let numerator = (1...8).first { (n: Int) -> Bool in
+                extentSize.width * n >= 16 * output.width && extentSize.height * n >= 16 * output.height
+            } ?? 8
+            let scale = DecodeScale(numerator: numerator) ?? .full
+            return (scale, scaled(scale.value), output)
+        }
+    }
+
+    /// T⁻¹ of the sampled extent, widened by the bilinear support (1 px), clipped to the decode.
+    static func sourceRegion(of extent: Rect, through transform: AffineTransform,
+                             decodedSize: PixelSize) -> PixelRect {
+        guard let inverse = transform.inverted else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
+        let bounds = inverse.boundingBox(of: extent)
+        let W = Double(decodedSize.width), H = Double(decodedSize.height)
+        // Clamp in floating point first: an absurd transform must not overflow the Int conversion.
+        func clamped(_ value: Double, _ limit: Double) -> Int { Int(min(max(value, 0), limit)) }
+        let u0 = clamped((bounds.minX - 1).rounded(.down), W)
+        let u1 = clamped((bounds.maxX + 1).rounded(.up), W)
+        let v0 = clamped((H - bounds.maxY - 1).rounded(.down), H)
+        let v1 = clamped((H - bounds.minY + 1).rounded(.up), H)
+        return PixelRect(x: u0, y: v0, width: max(0, u1 - u0), height: max(0, v1 - v0))
+    }
+
+    static func describe(_ rect: Rect) -> String {
+        "(x \(NumberStyle.coreImage.format(rect.x)), y \(NumberStyle.coreImage.format(rect.y)), "
+            + "w \(NumberStyle.coreImage.format(rect.width)), h \(NumberStyle.coreImage.format(rect.height)))"
+    }
+}

@@ -1,0 +1,51 @@
+/// 8-bit RGB pixels, row-major from the top-left, 3 bytes a pixel: a decoded JPEG.
+public struct RGB8Image: Equatable, Sendable {
+    public var size: PixelSize
+    public var pixels: [UInt8]
+    public init(size: PixelSize, pixels: [UInt8]) {
+        precondition(pixels.count == size.pixelCount * 3)
+        (self.size, self.pixels) = (size, pixels)
+    }
+}
+
+/// 8-bit RGBA pixels, row-major from the top-left, colour not premultiplied (PNG's convention);
+/// alpha carries the coverage of crop edges and of the transparent surround.
+public struct RGBA8Image: Equatable, Sendable {
+    public var size: PixelSize
+    public var pixels: [UInt8]
+
+    public init(size: PixelSize, pixels: [UInt8]) {
+        precondition(pixels.count == size.pixelCount * 4)
+        (self.size, self.pixels) = (size, pixels)
+    }
+
+    public init(size: PixelSize) {
+        self.init(size: size, pixels: [UInt8](repeating: 0, count: size.pixelCount * 4))
+    }
+
+    /// True when every alpha is 255, so the image can be written without an alpha channel.
+    public var isOpaque: Bool {
+        pixels.withUnsafeBufferPointer { p in
+            stride(from: 3, to: p.count, by: 4).allSatisfy { p[$0] == 255 }
+        }
+    }
+
+    /// The raster shown by EXIF `orientation` (geometry.md §4).
+    public func oriented(_ orientation: Orientation) -> RGBA8Image {
+        guard orientation != .identity else { return self }
+        let outSize = orientation.orientedSize(of: size)
+        var out = [UInt8](repeating: 0, count: pixels.count)
+        pixels.withUnsafeBytes { src in
+            out.withUnsafeMutableBytes { dst in
+                let s = src.bindMemory(to: UInt32.self), d = dst.bindMemory(to: UInt32.self)
+                for y in 0..<outSize.height {
+                    for x in 0..<outSize.width {
+                        let (u, v) = orientation.sourcePixel(x: x, y: y, unorientedSize: size)
+                        d[y * outSize.width + x] = s[v * size.width + u]
+                    }
+                }
+            }
+        }
+        return RGBA8Image(size: outSize, pixels: out)
+    }
+}

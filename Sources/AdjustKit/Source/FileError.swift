@@ -1,0 +1,28 @@
+/// A failure tied to one file: the message names the file, then the problem, on one line.
+public struct FileError: Error, CustomStringConvertible {
+    /// What went wrong, in the terms a caller maps to exit codes.
+    public enum Kind: Sendable {
+        /// The file could not be opened or read.
+        case unreadable
+        /// The file's content is invalid (bad XMP, bad JPEG, an edit that keeps nothing).
+        case invalidContent
+        /// The edit uses something this version cannot render.
+        case unsupported
+        /// The output could not be written.
+        case unwritable
+    }
+
+    public var path: String
+    public var kind: Kind
+    public var problem: String
+
+    public init(path: String, kind: Kind, problem: String) {
+        (self.path, self.kind, self.problem) = (path, kind, problem)
+    }
+
+    public init(path: String, kind: Kind, _ error: any Error) {
+        self.init(path: path, kind: kind, problem: "\(error)")
+    }
+
+    public var description: String { "\(path): \(problem)" }
+}

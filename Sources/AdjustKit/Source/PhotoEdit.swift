@@ -1,0 +1,72 @@
+/// One photo and its edit, read and planned: the library's main entry point.
+///
+/// ```swift
+/// let edit = try PhotoEdit(imagePath: "IMG_0001.JPG")          // finds embedded XMP or a sidecar
+/// let image = try edit.render()                                  // RGBA8Image, oriented
+/// try edit.write(image, to: "IMG_0001-edited.jpg", format: .jpeg, quality: 90)
+/// ```
+public struct PhotoEdit: Sendable {
+    public var imagePath: String
+    public var jpeg: [UInt8]
+    public var edit: LoadedEdit
+    public var plan: RenderPlan
+    public var renderer: Renderer
+
+    /// - Parameters:
+    ///   - editPath: an explicit edit file (XMP, metadata dump or JPEG); nil to look for one.
+    ///   - size: full size, a DCT scale, or a longest-side limit.
+    public init(imagePath: String, editPath: String? = nil, size: SizeRequest = .full,
+                editSource: EditSource = EditSource(), planner: RenderPlanner = RenderPlanner(),
+                renderer: Renderer = Renderer()) throws(FileError) {
+        let jpeg = try InputFile.read(imagePath)
+        let header: JPEGHeader
+        do { header = try renderer.decoder.header(of: jpeg) } catch let error {
+            throw FileError(path: imagePath, kind: .invalidContent, error)
+        }
+        let edit: LoadedEdit
+        if let editPath {
+            edit = try editSource.load(editFile: editPath)
+        } else {
+            edit = try editSource.find(forImage: imagePath, jpeg: jpeg)
+        }
+        let plan: RenderPlan
+        do {
+            plan = try planner.plan(storedSize: header.size, exifOrientation: ExifOrientation.value(inJPEG: jpeg),
+                                    chain: edit.chain, size: size)
+        } catch {
+            throw FileError(path: Self.editPath(edit.origin) ?? imagePath, kind: .invalidContent, error)
+        }
+        (self.imagePath, self.jpeg, self.edit, self.plan, self.renderer) = (imagePath, jpeg, edit, plan, renderer)
+    }
+
+    /// Renders the planned output.
+    public func render() throws(FileError) -> RGBA8Image {
+        do {
+            try Renderer.checkSupported(plan)
+        } catch {
+            throw FileError(path: Self.editPath(edit.origin) ?? imagePath, kind: .unsupported, error)
+        }
+        do {
+            return try renderer.render(plan, jpeg: jpeg)
+        } catch {
+            throw FileError(path: imagePath, kind: .invalidContent, error)
+        }
+    }
+
+    /// Encodes `image` and writes it atomically (no partial file on failure).
+    public static func write(_ image: RGBA8Image, to path: String, format: ImageFormat, quality: Int = 90) throws(FileError) {
+        do {
+            let bytes = try format == .jpeg ? JPEGEncoder.encode(image, quality: quality) : PNGCodec.encode(image)
+            try AtomicFileWriter.write(bytes, to: path)
+        } catch {
+            throw FileError(path: path, kind: .unwritable, error)
+        }
+    }
+
+    static func editPath(_ origin: EditOrigin) -> String? {
+        switch origin {
+        case .xmpFile(let path), .metadataDump(let path), .embedded(let path), .sidecar(let path): return path
+        case .none: return nil
+        }
+    }
+}

@@ -1,0 +1,10 @@
+/// The XML namespaces of AdjustmentXMP (xmp-format.md §1, §5). Properties are matched by
+/// namespace URI and local name, never by prefix.
+public enum AdjustmentNamespace {
+    public static let aas = "http://ns.apple.com/adjustment-settings/1.0/"
+    public static let cameraRaw = "http://ns.adobe.com/camera-raw-settings/1.0/"
+    /// Red-eye structs with short field names (`p`, `s`, `rr`, …).
+    public static let redEyeShort = "http://ns.apple.com/adjustment-settings/1.0/sType/redeye"
+    /// Red-eye structs with long field names (`pointX`, `snappedX`, …).
+    public static let redEyeLong = "http://ns.apple.com/adjustment-settings/1.0/sType/red-eye"
+}

@@ -1,0 +1,70 @@
+/// Finds metadata segments in a JPEG by walking its marker structure in pure Swift, without
+/// decoding any image data.
+public enum JPEGSegments {
+    private static let startOfImage: UInt8 = 0xD8
+    private static let endOfImage: UInt8 = 0xD9
+    private static let startOfScan: UInt8 = 0xDA
+    private static let app1: UInt8 = 0xE1
+    /// "http://ns.adobe.com/xap/1.0/" plus its NUL terminator: the standard XMP APP1 signature.
+    private static let xmpSignature = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
+    /// "Exif" plus two NULs: the Exif APP1 signature.
+    private static let exifSignature = Array("Exif\0\0".utf8)
+
+    /// The payloads (bytes after the 2-byte length) of every APP1 segment, in file order.
+    ///
+    /// Scans from SOI up to SOS or EOI; fill bytes (0xFF runs) are skipped and the standalone
+    /// markers TEM and RST0–7 carry no length. Never reads past the end of `jpeg`.
+    /// - Throws: `XMPError.notAJPEG` without an SOI marker; `XMPError.truncatedJPEGSegment` when a
+    ///   segment runs past the end or the data ends before SOS/EOI; `XMPError.badJPEGMarker` when
+    ///   a non-marker byte sits where a marker must be.
+    public static func app1Payloads(in jpeg: [UInt8]) throws(XMPError) -> [ArraySlice<UInt8>] {
+        guard jpeg.count >= 2, jpeg[0] == 0xFF, jpeg[1] == startOfImage else { throw .notAJPEG }
+        var payloads: [ArraySlice<UInt8>] = []
+        var position = 2
+        while true {
+            let markerOffset = position
+            guard position < jpeg.count else { throw .truncatedJPEGSegment(offset: markerOffset) }
+            guard jpeg[position] == 0xFF else { throw .badJPEGMarker(offset: markerOffset) }
+            while position < jpeg.count, jpeg[position] == 0xFF { position += 1 }
+            guard position < jpeg.count else { throw .truncatedJPEGSegment(offset: markerOffset) }
+            let marker = jpeg[position]
+            position += 1
+
+            switch marker {
+            case startOfScan, endOfImage:
+                return payloads
+            case 0x01, 0xD0...0xD7:
+                continue
+            case 0x00, startOfImage:
+                // 0xFF00 is byte stuffing inside entropy-coded data and a second SOI is nonsense;
+                // neither may appear among the header segments.
+                throw .badJPEGMarker(offset: markerOffset)
+            default:
+                guard position + 2 <= jpeg.count else { throw .truncatedJPEGSegment(offset: markerOffset) }
+                let length = Int(jpeg[position]) << 8 | Int(jpeg[position + 1])
+                // The length counts its own two bytes, so anything shorter is corrupt.
+                guard length >= 2, position + length <= jpeg.count else {
+                    throw .truncatedJPEGSegment(offset: markerOffset)
+                }
+                if marker == app1 {
+                    payloads.append(jpeg[(position + 2)..<(position + length)])
+                }
+                position += length
+            }
+        }
+    }
+
+    /// The standard XMP packet: the payload after `http://ns.adobe.com/xap/1.0/\0` in the first
+    /// APP1 that starts with it; nil if there is none. Extended XMP segments are ignored.
+    public static func xmpPacket(in jpeg: [UInt8]) throws(XMPError) -> [UInt8]? {
+        let payload = try app1Payloads(in: jpeg).first { $0.starts(with: xmpSignature) }
+        return payload.map { Array($0.dropFirst(xmpSignature.count)) }
+    }
+
+    /// The first Exif APP1 payload, including its 6-byte `Exif\0\0` header (the form libexif's
+    /// `exif_data_load_data` accepts); nil if there is none.
+    public static func exifPayload(in jpeg: [UInt8]) throws(XMPError) -> [UInt8]? {
+        let payload = try app1Payloads(in: jpeg).first { $0.starts(with: exifSignature) }
+        return payload.map { Array($0) }
+    }
+}

@@ -1,0 +1,67 @@
+import AdjustKit
+import ArgumentParser
+import Foundation
+
+/// One-line messages on standard error and the exit status for each kind of failure.
+enum Diagnostics {
+    static func warn(_ message: String) {
+        FileHandle.standardError.write(Data("adjust: warning: \(message)\n".utf8))
+    }
+
+    static func fail(_ error: FileError) -> ExitCode {
+        FileHandle.standardError.write(Data("adjust: error: \(error)\n".utf8))
+        return exitCode(error.kind)
+    }
+
+    /// sysexits.h codes, so scripts can tell bad input from a full disk.
+    static func exitCode(_ kind: FileError.Kind) -> ExitCode {
+        switch kind {
+        case .invalidContent: return ExitCode(65)   // EX_DATAERR
+        case .unreadable: return ExitCode(66)       // EX_NOINPUT
+        case .unsupported: return ExitCode(69)      // EX_UNAVAILABLE
+        case .unwritable: return ExitCode(73)       // EX_CANTCREAT
+        }
+    }
+
+    /// Warnings from reading the edit (naming the edit's file) and from planning (naming the image).
+    static func report(_ edit: LoadedEdit, plan: RenderPlan?, image: String?) {
+        for warning in edit.warnings { warn("\(editLabel(edit.origin)): \(warning)") }
+        for warning in plan?.warnings ?? [] { warn(image.map { "\($0): \(warning)" } ?? warning) }
+    }
+
+    private static func editLabel(_ origin: EditOrigin) -> String {
+        switch origin {
+        case .xmpFile(let p), .metadataDump(let p), .embedded(let p), .sidecar(let p): return p
+        case .none: return "edit"
+        }
+    }
+}
+
+/// `--scale n/8` and `--max-size PX`, shared by `render` and `inspect`.
+struct SizeOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Decode and render at this DCT scale: n/8 with n = 1…16, or 1/2, 1/4, 1/8.", valueName: "n/8"))
+    var scale: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Longest output side at most PX pixels (never upscales); picks a DCT scale, then area-resamples.",
+        valueName: "PX"))
+    var maxSize: Int?
+
+    func validate() throws {
+        if scale != nil, maxSize != nil { throw ValidationError("--scale and --max-size cannot be used together") }
+        if let scale, DecodeScale(parsing: scale) == nil {
+            throw ValidationError("--scale must be n/8 with n from 1 to 16 (e.g. 1/2, 3/8), got '\(scale)'")
+        }
+        if let scale, let parsed = DecodeScale(parsing: scale), !JPEGDecoder.supportedScales.contains(parsed) {
+            throw ValidationError("--scale \(scale) is not a scale libjpeg-turbo supports")
+        }
+        if let maxSize, maxSize < 1 { throw ValidationError("--max-size must be at least 1, got \(maxSize)") }
+    }
+
+    var request: SizeRequest {
+        if let scale, let parsed = DecodeScale(parsing: scale) { return .scale(parsed) }
+        if let maxSize { return .maxSize(maxSize) }
+        return .full
+    }
+}

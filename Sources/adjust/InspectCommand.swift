@@ -1,0 +1,74 @@
+import AdjustKit
+import ArgumentParser
+import Foundation
+
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Print an edit's chain, where it came from, and the render plan.",
+        discussion: """
+        Give IN (the edit is found as `render` finds it, or taken from --xmp), or --xmp FILE \
+        alone. A plan needs the image's size: from IN, or from --image-size for --xmp alone.
+        """)
+
+    @Argument(help: ArgumentHelp("The original JPEG.", valueName: "IN"))
+    var input: String?
+
+    @Option(name: .long, help: ArgumentHelp("The edit file (XMP packet, metadata dump or JPEG).", valueName: "FILE"))
+    var xmp: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Stored pixel size to plan for when there is no IN, e.g. 2592x1936.", valueName: "WxH"))
+    var imageSize: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "EXIF orientation to plan for with --image-size (default 1).", valueName: "N"))
+    var orientation: Int?
+
+    @OptionGroup var size: SizeOptions
+
+    @Flag(name: .long, help: "Print JSON instead of text.")
+    var json = false
+
+    func validate() throws {
+        if input == nil, xmp == nil { throw ValidationError("give an image IN, or --xmp FILE") }
+        if input != nil, imageSize != nil { throw ValidationError("--image-size is only for --xmp without IN") }
+        if input != nil, orientation != nil { throw ValidationError("--orientation is only for --xmp without IN") }
+        if let imageSize, Self.parseSize(imageSize) == nil {
+            throw ValidationError("--image-size must be WxH with positive integers, got '\(imageSize)'")
+        }
+    }
+
+    func run() throws {
+        do {
+            let edit: LoadedEdit
+            var plan: RenderPlan?
+            if let input {
+                let photo = try PhotoEdit(imagePath: input, editPath: xmp, size: size.request)
+                (edit, plan) = (photo.edit, photo.plan)
+            } else {
+                let path = xmp!   // validate() requires one of the two
+                edit = try EditSource().load(editFile: path)
+                if let imageSize, let stored = Self.parseSize(imageSize) {
+                    do {
+                        plan = try RenderPlanner().plan(storedSize: stored, exifOrientation: orientation,
+                                                        chain: edit.chain, size: size.request)
+                    } catch {
+                        throw FileError(path: path, kind: .invalidContent, error)
+                    }
+                }
+            }
+            Diagnostics.report(edit, plan: plan, image: input)
+            print(json ? InspectReport.json(edit: edit, plan: plan) : InspectReport.text(edit: edit, plan: plan))
+        } catch let error as FileError {
+            throw Diagnostics.fail(error)
+        }
+    }
+
+    static func parseSize(_ text: String) -> PixelSize? {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0,
+              w <= 1 << 20, h <= 1 << 20 else { return nil }
+        return PixelSize(width: w, height: h)
+    }
+}

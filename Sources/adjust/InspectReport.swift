@@ -1,0 +1,107 @@
+import AdjustKit
+import Foundation
+
+/// The text and JSON forms of `adjust inspect`.
+enum InspectReport {
+    static func text(edit: LoadedEdit, plan: RenderPlan?) -> String {
+        var lines = ["edit: \(edit.origin)"]
+        lines.append("chain (application order):")
+        lines += stepLines(edit.chain.steps, indent: "  ", withSupport: true)
+        if edit.chain.isEmpty { lines.append("  (empty)") }
+        guard let plan else {
+            lines.append("plan: none (give the image, or --image-size WxH, to plan a render)")
+            return lines.joined(separator: "\n")
+        }
+        let s = plan.rescale
+        lines += [
+            "plan:",
+            "  stored size:     \(plan.storedSize), EXIF orientation \(plan.orientation.rawValue)",
+            "  output extent:   \(rect(plan.outputExtent.rect)) (full resolution, CI frame, y up)",
+            "  decode scale:    \(plan.decodeScale) -> \(plan.decodedSize) (δ = \(num(s.delta)))",
+            "  rescaled chain:",
+        ]
+        lines += stepLines(plan.rescaledChain.steps.filter(\.isGeometry), indent: "    ", withSupport: false)
+        lines += [
+            "  sampling grid:   \(plan.samplingGrid.size) over \(rect(plan.samplingGrid.extent))",
+            "  source region:   \(plan.sourceRegion.width)×\(plan.sourceRegion.height) at (\(plan.sourceRegion.x), \(plan.sourceRegion.y)) of the decoded raster",
+            "  output:          \(plan.outputSize)\(plan.needsResample ? " (area-resampled)" : ""), written \(plan.orientedSize)",
+        ]
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(edit: LoadedEdit, plan: RenderPlan?) -> String {
+        var root: [String: Any] = [
+            "source": origin(edit.origin),
+            "chain": edit.chain.steps.map(stepObject),
+            "warnings": edit.warnings + (plan?.warnings ?? []),
+        ]
+        if let plan {
+            root["plan"] = [
+                "storedSize": size(plan.storedSize),
+                "orientation": plan.orientation.rawValue,
+                "outputExtent": [plan.outputExtent.x, plan.outputExtent.y, plan.outputExtent.width, plan.outputExtent.height],
+                "decodeScale": "\(plan.decodeScale)",
+                "decodedSize": size(plan.decodedSize),
+                "delta": plan.rescale.delta,
+                "rescaledChain": plan.rescaledChain.steps.map(stepObject),
+                "samplingGrid": ["size": size(plan.samplingGrid.size), "extent": rectArray(plan.samplingGrid.extent)],
+                "sourceRegion": [plan.sourceRegion.x, plan.sourceRegion.y, plan.sourceRegion.width, plan.sourceRegion.height],
+                "outputSize": size(plan.outputSize),
+                "orientedSize": size(plan.orientedSize),
+                "areaResample": plan.needsResample,
+            ] as [String: Any]
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func stepLines(_ steps: [EditStep], indent: String, withSupport: Bool) -> [String] {
+        steps.enumerated().map { index, step in
+            let values = step.parameters.map { "\($0.0)=\(display($0.1))" }.joined(separator: " ")
+            let note = withSupport && step.support != .exact ? "  [\(step.support.rawValue)]" : ""
+            return "\(indent)\(index + 1). \(step.filterName) \(values)\(note)"
+        }
+    }
+
+    private static func stepObject(_ step: EditStep) -> [String: Any] {
+        [
+            "filter": step.filterName,
+            "kind": step.isGeometry ? "geometry" : "colour",
+            "support": step.support.rawValue,
+            "parameters": Dictionary(step.parameters.map { ($0.0, jsonValue($0.1)) }, uniquingKeysWith: { a, _ in a }),
+        ]
+    }
+
+    private static func jsonValue(_ value: ParameterValue) -> Any {
+        switch value {
+        case .number(let n): return n
+        case .numbers(let list): return list
+        case .text(let t): return t
+        case .list(let items): return items.map { Dictionary($0.map { ($0.0, jsonValue($0.1)) }, uniquingKeysWith: { a, _ in a }) }
+        }
+    }
+
+    private static func display(_ value: ParameterValue) -> String {
+        switch value {
+        case .number(let n): return num(n)
+        case .numbers(let list): return "[" + list.map(num).joined(separator: " ") + "]"
+        case .text(let t): return "\"\(t)\""
+        case .list(let items): return "\(items.count) item(s)"
+        }
+    }
+
+    private static func origin(_ origin: EditOrigin) -> [String: Any] {
+        switch origin {
+        case .xmpFile(let p): return ["kind": "xmp", "path": p]
+        case .metadataDump(let p): return ["kind": "metadataDump", "path": p]
+        case .embedded(let p): return ["kind": "embedded", "path": p]
+        case .sidecar(let p): return ["kind": "sidecar", "path": p]
+        case .none: return ["kind": "none"]
+        }
+    }
+
+    private static func num(_ value: Double) -> String { String(format: "%g", value) }
+    private static func size(_ s: PixelSize) -> [Int] { [s.width, s.height] }
+    private static func rectArray(_ r: Rect) -> [Double] { [r.x, r.y, r.width, r.height] }
+    private static func rect(_ r: Rect) -> String { "(x \(num(r.x)), y \(num(r.y)), w \(num(r.width)), h \(num(r.height)))" }
+}

@@ -1,0 +1,90 @@
+import AdjustKit
+import ArgumentParser
+import Foundation
+
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Apply a photo's edit and write the edited image.",
+        discussion: """
+        Without --xmp the edit is the JPEG's own XMP (if it has aas properties), else a sidecar \
+        IN-stem.xmp or .XMP beside it; with none, the original is written upright and \
+        "no adjustments found" is said on standard error. EXIF orientation is applied after the \
+        edit; the output is upright. Nothing is written unless the whole render succeeds.
+        """)
+
+    @Argument(help: ArgumentHelp("The original JPEG.", valueName: "IN"))
+    var input: String
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The edit: an XMP packet, a plist/JSON metadata dump with an AdjustmentXMP key, or a JPEG carrying aas XMP.",
+        valueName: "FILE"))
+    var xmp: String?
+
+    @Option(name: [.short, .long], help: ArgumentHelp(
+        "Output path (default: IN-stem-edited.jpg, or .png with --format png, in the current directory).",
+        valueName: "OUT"))
+    var output: String?
+
+    @OptionGroup var size: SizeOptions
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Output format, jpeg or png (default: from OUT's extension, else jpeg). PNG keeps transparency.",
+        valueName: "jpeg|png"))
+    var format: String?
+
+    @Option(name: .long, help: ArgumentHelp("JPEG quality, 1–100.", valueName: "Q"))
+    var quality: Int = 90
+
+    func validate() throws {
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1–100, got \(quality)") }
+        if let format, ImageFormat(rawValue: format.lowercased()) == nil {
+            throw ValidationError("--format must be jpeg or png, got '\(format)'")
+        }
+        _ = try outputFormatAndPath()
+    }
+
+    /// The format from --format or the output's extension, and the output path.
+    func outputFormatAndPath() throws -> (ImageFormat, String) {
+        let requested = format.flatMap { ImageFormat(rawValue: $0.lowercased()) }
+        guard let output else {
+            let format = requested ?? .jpeg
+            let stem = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
+            return (format, "\(stem)-edited.\(format.fileExtension)")
+        }
+        let ext = URL(fileURLWithPath: output).pathExtension
+        let implied = ImageFormat(pathExtension: ext)
+        switch (requested, implied) {
+        case let (requested?, implied?) where requested != implied:
+            throw ValidationError("--format \(requested.rawValue) contradicts the output extension .\(ext)")
+        case let (format?, _), let (nil, format?):
+            return (format, output)
+        case (nil, nil):
+            throw ValidationError("cannot tell the output format from '\(output)': use a .jpg or .png name, or --format")
+        }
+    }
+
+    func run() throws {
+        let (format, outputPath) = try outputFormatAndPath()
+        do {
+            if Self.sameFile(input, outputPath) {
+                throw FileError(path: outputPath, kind: .unwritable, problem: "refusing to overwrite the input image")
+            }
+            let photo = try PhotoEdit(imagePath: input, editPath: xmp, size: size.request)
+            Diagnostics.report(photo.edit, plan: photo.plan, image: input)
+            let image = try photo.render()
+            try PhotoEdit.write(image, to: outputPath, format: format, quality: quality)
+            if photo.edit.origin == .none {
+                FileHandle.standardError.write(Data("adjust: \(input): no adjustments found\n".utf8))
+            }
+        } catch let error as FileError {
+            throw Diagnostics.fail(error)
+        }
+    }
+
+    private static func sameFile(_ a: String, _ b: String) -> Bool {
+        var sa = stat(), sb = stat()
+        guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
+    }
+}
