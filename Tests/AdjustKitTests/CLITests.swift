@@ -114,6 +114,19 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(plan["outputSize"] as? [Int], [385, 243])
     }
 
+    func testInspectTextNamesTheSourceTheChainAndThePlan() throws {
+        let run = try adjust("inspect", TestFixtures.image("iphone4s-2592x1936.jpg"), "--xmp", TestFixtures.xmp("ios5-crop.xmp"))
+        XCTAssertEqual(run.status, 0, run.stderr)
+        for line in ["edit: XMP file \(TestFixtures.xmp("ios5-crop.xmp"))",
+                     "  1. CIAffineTransform Transform=[1 0 0 1 -331 -161]",
+                     "  2. CICrop Rectangle=[0 0 1938 1420]",
+                     "  stored size:     2592×1936, EXIF orientation 6",
+                     "  source region:   1940×1422 at (330, 354) of the decoded raster",
+                     "  output:          1938×1420, written 1420×1938"] {
+            XCTAssertTrue(run.stdout.contains(line + "\n"), "missing '\(line)' in:\n\(run.stdout)")
+        }
+    }
+
     func testHelpDocumentsEveryFlag() throws {
         let help = try adjust("render", "--help").stdout
         for flag in ["--xmp", "--output", "--scale", "--max-size", "--format", "--quality"] {

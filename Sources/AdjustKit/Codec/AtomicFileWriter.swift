@@ -36,8 +36,7 @@ public enum AtomicFileWriter {
             offset += written
         }
         // Readable like any file the user creates, not mkstemp's 0600.
-        let mask = umask(0); umask(mask)
-        fchmod(fd, 0o666 & ~mask)
+        fchmod(fd, 0o666 & ~processUmask)
         let synced = fsync(fd) == 0
         let syncReason = reason()
         guard close(fd) == 0, synced else {
@@ -48,4 +47,14 @@ public enum AtomicFileWriter {
     }
 
     private static func reason() -> String { String(cString: strerror(errno)) }
+
+    /// Read from /proc rather than with umask(2), which can only be read by setting it: that
+    /// would race with other threads creating files.
+    private static let processUmask: mode_t = {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+              let value = mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
+        else { return 0o022 }
+        return value
+    }()
 }
