@@ -11,20 +11,23 @@ import CLibXML2
 /// ("Premature end of data") rather than the cause.
 enum HardenedXMLReader {
     /// Options for `xmlCtxtReadMemory`. Deliberately absent: NOENT, DTDLOAD, DTDATTR, DTDVALID,
-    /// HUGE, XINCLUDE. NOERROR/NOWARNING keep libxml2 from printing; errors are still recorded in
-    /// the context and reported through `XMPError.malformedXML`.
+    /// HUGE, XINCLUDE. NOERROR/NOWARNING keep libxml2 from printing; errors are still recorded and
+    /// reported through `XMPError.malformedXML`. IGNORE_ENC, with UTF-8 forced below, makes
+    /// libxml2 read the very bytes the safety scans checked (see `XMLTextEncoding`).
     private static let parseOptions = Int32(bitPattern:
-        XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+        XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+            | XML_PARSE_IGNORE_ENC.rawValue)
 
     /// Longest libxml2 message kept in an error, so hostile input cannot make error lines huge.
     private static let maxMessageLength = 200
 
     private static let libraryInitialized: Void = { xmlInitParser() }()
 
-    /// Parses `bytes` and passes the root element to `body`; the document is freed when `body`
-    /// returns or throws, so no libxml2 pointer may escape `body`.
+    /// Parses `utf8` (read as UTF-8 whatever its XML declaration says) and passes the root element
+    /// to `body`; the document is freed when `body` returns or throws, so no libxml2 pointer may
+    /// escape `body`.
     static func withRootElement<Result>(
-        of bytes: [UInt8],
+        ofUTF8 bytes: [UInt8],
         _ body: (xmlNodePtr) throws(XMPError) -> Result
     ) throws(XMPError) -> Result {
         _ = libraryInitialized
@@ -43,7 +46,7 @@ enum HardenedXMLReader {
         let parsed: xmlDocPtr? = bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress.flatMap { base in
                 base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { characters in
-                    xmlCtxtReadMemory(context, characters, length, nil, nil, parseOptions)
+                    xmlCtxtReadMemory(context, characters, length, nil, "UTF-8", parseOptions)
                 }
             }
         }

@@ -13,6 +13,13 @@ public enum XMPError: Error, Equatable, CustomStringConvertible {
     case nestingTooDeep(limit: Int)
     /// The packet holds more values than `XMPLimits.maxProperties`.
     case tooManyProperties(limit: Int)
+    /// An element carries more attributes than `XMPLimits.maxAttributesPerElement`.
+    case tooManyAttributes(limit: Int)
+    /// The packet declares more namespaces than `XMPLimits.maxNamespaceDeclarations`.
+    case tooManyNamespaceDeclarations(limit: Int)
+    /// The packet starts like UTF-16 or UTF-32 (by byte order mark or XML declaration pattern)
+    /// but does not decode as such.
+    case invalidEncoding(String)
     /// The document contains no `rdf:RDF` element.
     case noRDF
     /// Well-formed XML whose RDF does not follow the XMP serialization rules.
@@ -53,6 +60,12 @@ public enum XMPError: Error, Equatable, CustomStringConvertible {
             return "XMP nesting deeper than \(limit) levels"
         case .tooManyProperties(let limit):
             return "XMP packet has more than \(limit) values"
+        case .tooManyAttributes(let limit):
+            return "an XML element in the XMP packet has more than \(limit) attributes"
+        case .tooManyNamespaceDeclarations(let limit):
+            return "XMP packet declares more than \(limit) namespaces"
+        case .invalidEncoding(let encoding):
+            return "XMP packet is not valid \(encoding) text"
         case .noRDF:
             return "no rdf:RDF element in XMP packet"
         case .malformedRDF(let detail):

@@ -9,14 +9,32 @@ public struct XMPLimits: Sendable {
     /// Most values accepted per packet, counting top-level properties, struct fields and array
     /// items alike.
     public var maxProperties: Int
+    /// Most attributes (namespace declarations included) on one element. libxml2 2.9 spends
+    /// quadratic time per element on them, so this is checked by a byte scan before parsing; the
+    /// scan counts `=` signs, so a text run with more `=` than this also trips it.
+    public var maxAttributesPerElement: Int
+    /// Most namespace declarations in the whole packet. libxml2 2.9 resolves each prefix by a
+    /// linear search of the namespaces in scope; checked by a byte scan counting `xmlns`.
+    public var maxNamespaceDeclarations: Int
 
     /// Creates limits; every argument defaults to the value in `XMPLimits.default`.
-    public init(maxPacketBytes: Int = 4 << 20, maxDepth: Int = 32, maxProperties: Int = 10_000) {
+    public init(
+        maxPacketBytes: Int = 4 << 20,
+        maxDepth: Int = 32,
+        maxProperties: Int = 10_000,
+        maxAttributesPerElement: Int = 1_024,
+        maxNamespaceDeclarations: Int = 256
+    ) {
         self.maxPacketBytes = maxPacketBytes
         self.maxDepth = maxDepth
         self.maxProperties = maxProperties
+        self.maxAttributesPerElement = maxAttributesPerElement
+        self.maxNamespaceDeclarations = maxNamespaceDeclarations
     }
 
-    /// 4 MiB, 32 levels, 10 000 values: far above any real adjustment packet.
+    /// 4 MiB, 32 levels, 10 000 values, 1 024 attributes per element, 256 namespace declarations:
+    /// far above any real adjustment packet (Lightroom's attribute-form packets carry a few hundred
+    /// attributes on one element and a few dozen namespaces), and small enough that libxml2 parses
+    /// the worst 4 MiB packet in about a second.
     public static let `default` = XMPLimits()
 }

@@ -16,8 +16,8 @@ final class XMPPacketRejectionTests: XCTestCase {
     /// The byte scan is only a shortcut: with it bypassed, the SAX hooks alone must stop libxml2.
     func testSAXHooksRefuseDeclarationsWithoutTheByteScan() throws {
         for name in declarationFixtures {
-            let bytes = try FixtureFile.malformed(name)
-            XCTAssertThrowsXMPError(try HardenedXMLReader.withRootElement(of: bytes) { _ in () }, .doctypeForbidden, "\(name)")
+            let utf8 = try XMLTextEncoding.utf8(from: try FixtureFile.malformed(name))
+            XCTAssertThrowsXMPError(try HardenedXMLReader.withRootElement(ofUTF8: utf8) { _ in () }, .doctypeForbidden, "\(name)")
         }
     }
 
@@ -29,8 +29,8 @@ final class XMPPacketRejectionTests: XCTestCase {
 
     func testExternalEntityContentNeverAppears() throws {
         for name in ["doctype-xxe-file.xmp", "utf16-doctype.xmp"] {
-            let bytes = try FixtureFile.malformed(name)
-            let error = thrownXMPError(try HardenedXMLReader.withRootElement(of: bytes) { root throws(XMPError) in
+            let utf8 = try XMLTextEncoding.utf8(from: try FixtureFile.malformed(name))
+            let error = thrownXMPError(try HardenedXMLReader.withRootElement(ofUTF8: utf8) { root throws(XMPError) in
                 var reader = RDFPropertyReader(limits: .default)
                 return try reader.readPacket(root: LibXMLElement(node: root))
             })
@@ -81,12 +81,53 @@ final class XMPPacketRejectionTests: XCTestCase {
     }
 
     func testTooManyPropertiesAtDefaultLimit() throws {
+        func elements(_ count: Int) -> String {
+            (0..<count).map { "<aas:P\($0)>\($0)</aas:P\($0)>" }.joined(separator: "\n")
+        }
+        XCTAssertEqual(try parse(packet(elements(10_000))).properties.count, 10_000)
+        XCTAssertThrowsXMPError(try parse(packet(elements(10_001))), .tooManyProperties(limit: 10_000))
+        XCTAssertEqual(XMPError.tooManyProperties(limit: 10_000).description, "XMP packet has more than 10000 values")
+    }
+
+    /// libxml2 2.9 checks attributes pairwise: unchecked, this 4 MiB packet takes it many minutes.
+    func testAttributeBombIsRefusedBeforeParsing() {
+        let attributes = (0..<400_000).map { "a:n\($0)=\"\"" }.joined(separator: " ")
+        let bomb = #"<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:a="urn:a"><rdf:Description "#
+            + attributes + "/></rdf:RDF>"
+        XCTAssertThrowsXMPError(try parse(String(bomb.prefix(4 << 20))), .tooManyAttributes(limit: 1_024))
+        XCTAssertEqual(XMPError.tooManyAttributes(limit: 1_024).description,
+                       "an XML element in the XMP packet has more than 1024 attributes")
+    }
+
+    func testAttributeCapCountsEveryAttributeOfTheElement() {
+        // rdf:about and the two xmlns declarations of `packet` are attributes too.
         func attributes(_ count: Int) -> String {
             (0..<count).map { #"aas:P\#($0)="\#($0)""# }.joined(separator: " ")
         }
-        XCTAssertEqual(try parse(packet("", descriptionAttributes: attributes(10_000))).properties.count, 10_000)
-        XCTAssertThrowsXMPError(try parse(packet("", descriptionAttributes: attributes(10_001))),
-                                .tooManyProperties(limit: 10_000))
+        XCTAssertEqual(try parse(packet("", descriptionAttributes: attributes(1_021))).properties.count, 1_021)
+        XCTAssertThrowsXMPError(try parse(packet("", descriptionAttributes: attributes(1_022))), .tooManyAttributes(limit: 1_024))
+    }
+
+    /// The worst input the attribute cap lets through: 4 MiB of elements with 1 024 attributes
+    /// each. It must still come back (in about a second), here with the first repeat.
+    func testWorstCaseUnderTheAttributeCapFinishes() {
+        let element = "<rdf:Description " + (0..<1_023).map { "a:n\($0)=\"\"" }.joined(separator: " ") + "/>"
+        let head = #"<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:a="urn:a">"#
+        let body = String(repeating: element, count: ((4 << 20) - head.utf8.count - 10) / element.utf8.count)
+        XCTAssertThrowsXMPError(try parse(head + body + "</rdf:RDF>"),
+                                .duplicateProperty(XMPName(namespace: "urn:a", name: "n0")))
+    }
+
+    func testTooManyNamespaceDeclarations() {
+        func declarations(_ count: Int) -> String {
+            (0..<count).map { #"xmlns:p\#($0)="urn:\#($0)""# }.joined(separator: " ")
+        }
+        // `packet` declares x, rdf, aas and re.
+        XCTAssertEqual(try parse(packet("", descriptionAttributes: declarations(252))), XMPPacket())
+        XCTAssertThrowsXMPError(try parse(packet("", descriptionAttributes: declarations(253))),
+                                .tooManyNamespaceDeclarations(limit: 256))
+        XCTAssertEqual(XMPError.tooManyNamespaceDeclarations(limit: 256).description,
+                       "XMP packet declares more than 256 namespaces")
     }
 
     func testArrayItemsAndStructFieldsCountAsValues() {
