@@ -8,6 +8,10 @@ enum Diagnostics {
         FileHandle.standardError.write(Data("adjust: warning: \(message)\n".utf8))
     }
 
+    static func note(_ message: String) {
+        FileHandle.standardError.write(Data("adjust: note: \(message)\n".utf8))
+    }
+
     static func fail(_ error: FileError) -> ExitCode {
         FileHandle.standardError.write(Data("adjust: error: \(error)\n".utf8))
         return exitCode(error.kind)

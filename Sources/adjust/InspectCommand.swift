@@ -27,6 +27,8 @@ struct InspectCommand: ParsableCommand {
 
     @OptionGroup var size: SizeOptions
 
+    @OptionGroup var colour: ColourOptionGroup
+
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
 
@@ -59,7 +61,9 @@ struct InspectCommand: ParsableCommand {
                 }
             }
             Diagnostics.report(edit, plan: plan, image: input)
-            print(json ? InspectReport.json(edit: edit, plan: plan) : InspectReport.text(edit: edit, plan: plan))
+            let exact = Set(try colour.options().effectCubes.keys)
+            print(json ? InspectReport.json(edit: edit, plan: plan, exactEffects: exact)
+                       : InspectReport.text(edit: edit, plan: plan, exactEffects: exact))
         } catch let error as FileError {
             throw Diagnostics.fail(error)
         }

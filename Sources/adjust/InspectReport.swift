@@ -3,10 +3,10 @@ import Foundation
 
 /// The text and JSON forms of `adjust inspect`.
 enum InspectReport {
-    static func text(edit: LoadedEdit, plan: RenderPlan?) -> String {
+    static func text(edit: LoadedEdit, plan: RenderPlan?, exactEffects: Set<PhotoEffect>) -> String {
         var lines = ["edit: \(edit.origin)"]
         lines.append("chain (application order):")
-        lines += stepLines(edit.chain.steps, indent: "  ", withSupport: true)
+        lines += stepLines(edit.chain.steps, indent: "  ", exactEffects: exactEffects)
         if edit.chain.isEmpty { lines.append("  (empty)") }
         guard let plan else {
             lines.append("plan: none (give the image, or --image-size WxH, to plan a render)")
@@ -20,7 +20,7 @@ enum InspectReport {
             "  decode scale:    \(plan.decodeScale) -> \(plan.decodedSize) (δ = \(num(s.delta)))",
             "  rescaled chain:",
         ]
-        lines += stepLines(plan.rescaledChain.steps.filter(\.isGeometry), indent: "    ", withSupport: false)
+        lines += stepLines(plan.rescaledChain.steps, indent: "    ", exactEffects: nil)
         lines += [
             "  sampling grid:   \(plan.samplingGrid.size) over \(rect(plan.samplingGrid.extent))",
             "  source region:   \(plan.sourceRegion.width)×\(plan.sourceRegion.height) at (\(plan.sourceRegion.x), \(plan.sourceRegion.y)) of the decoded raster",
@@ -29,10 +29,10 @@ enum InspectReport {
         return lines.joined(separator: "\n")
     }
 
-    static func json(edit: LoadedEdit, plan: RenderPlan?) -> String {
+    static func json(edit: LoadedEdit, plan: RenderPlan?, exactEffects: Set<PhotoEffect>) -> String {
         var root: [String: Any] = [
             "source": origin(edit.origin),
-            "chain": edit.chain.steps.map(stepObject),
+            "chain": edit.chain.steps.map { stepObject($0, exactEffects) },
             "warnings": edit.warnings + (plan?.warnings ?? []),
         ]
         if let plan {
@@ -43,7 +43,7 @@ enum InspectReport {
                 "decodeScale": "\(plan.decodeScale)",
                 "decodedSize": size(plan.decodedSize),
                 "delta": plan.rescale.delta,
-                "rescaledChain": plan.rescaledChain.steps.map(stepObject),
+                "rescaledChain": plan.rescaledChain.steps.map { stepObject($0, exactEffects) },
                 "samplingGrid": ["size": size(plan.samplingGrid.size), "extent": rectArray(plan.samplingGrid.extent)],
                 "sourceRegion": [plan.sourceRegion.x, plan.sourceRegion.y, plan.sourceRegion.width, plan.sourceRegion.height],
                 "outputSize": size(plan.outputSize),
@@ -55,19 +55,21 @@ enum InspectReport {
         return String(decoding: data, as: UTF8.self)
     }
 
-    private static func stepLines(_ steps: [EditStep], indent: String, withSupport: Bool) -> [String] {
+    /// `exactEffects` nil: no support marks (the rescaled chain repeats the chain's).
+    private static func stepLines(_ steps: [EditStep], indent: String, exactEffects: Set<PhotoEffect>?) -> [String] {
         steps.enumerated().map { index, step in
             let values = step.parameters.map { "\($0.0)=\(display($0.1))" }.joined(separator: " ")
-            let note = withSupport && step.support != .exact ? "  [\(step.support.rawValue)]" : ""
+            let support = exactEffects.map { step.support(exactEffects: $0) }
+            let note = support.map { $0 == .exact ? "" : "  [\($0.rawValue)]" } ?? ""
             return "\(indent)\(index + 1). \(step.filterName) \(values)\(note)"
         }
     }
 
-    private static func stepObject(_ step: EditStep) -> [String: Any] {
+    private static func stepObject(_ step: EditStep, _ exactEffects: Set<PhotoEffect>) -> [String: Any] {
         [
             "filter": step.filterName,
             "kind": step.isGeometry ? "geometry" : "colour",
-            "support": step.support.rawValue,
+            "support": step.support(exactEffects: exactEffects).rawValue,
             "parameters": Dictionary(step.parameters.map { ($0.0, jsonValue($0.1)) }, uniquingKeysWith: { a, _ in a }),
         ]
     }

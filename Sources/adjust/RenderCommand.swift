@@ -28,6 +28,8 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var size: SizeOptions
 
+    @OptionGroup var colour: ColourOptionGroup
+
     @Option(name: .long, help: ArgumentHelp(
         "Output format, jpeg or png (default: from OUT's extension, else jpeg). PNG keeps transparency.",
         valueName: "jpeg|png"))
@@ -70,10 +72,15 @@ struct RenderCommand: ParsableCommand {
             if Self.sameFile(input, outputPath) {
                 throw FileError(path: outputPath, kind: .unwritable, problem: "refusing to overwrite the input image")
             }
-            let photo = try PhotoEdit(imagePath: input, editPath: xmp, size: size.request)
+            let renderer = Renderer(colour: try colour.options())
+            let photo = try PhotoEdit(imagePath: input, editPath: xmp, size: size.request, renderer: renderer)
             Diagnostics.report(photo.edit, plan: photo.plan, image: input)
-            let image = try photo.render()
-            try PhotoEdit.write(image, to: outputPath, format: format, quality: quality)
+            let rendering = try photo.render()
+            try PhotoEdit.write(rendering, to: outputPath, format: format, quality: quality)
+            for warning in rendering.warnings { Diagnostics.warn("\(input): \(warning)") }
+            if !rendering.approximations.isEmpty {
+                Diagnostics.note("\(input): approximate filters used: " + rendering.approximations.joined(separator: "; "))
+            }
             if photo.edit.origin == .none {
                 FileHandle.standardError.write(Data("adjust: \(input): no adjustments found\n".utf8))
             }

@@ -186,15 +186,58 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: out, encoding: .utf8), "precious")
     }
 
-    func testColourFiltersAreRefusedUntilImplemented() throws {
+    func testColourChainRendersWithANoteAboutApproximations() throws {
         let xmp = TestFixtures.xmp("enhance-and-crop.xmp")
         let out = output("colour.jpg")
+        let run = try adjust("render", "--xmp", xmp, TestFixtures.image("Landscape_1.jpg"), "-o", out)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "adjust: note: \(TestFixtures.image("Landscape_1.jpg")): approximate filters used: "
+                       + "CIPhotoEffectMono (built-in approximation; --effect-lut gives the exact table)\n")
+        XCTAssertEqual(try AdjustKitHeader.size(TestFixtures.bytes(out)), [800, 600])
+
+        let inspect = try adjust("inspect", "--xmp", xmp, "--json")
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
+        let chain = try XCTUnwrap(json["chain"] as? [[String: Any]])
+        XCTAssertEqual(chain.map { "\($0["filter"]!):\($0["support"]!)" },
+                       ["CIVibrance:exact", "CIHighlightShadowAdjust:strong", "CICrop:exact", "CIPhotoEffectMono:approximate"])
+        let text = try adjust("inspect", "--xmp", xmp).stdout
+        XCTAssertTrue(text.contains("CIPhotoEffectMono   [approximate]"), text)
+        XCTAssertTrue(text.contains("[strong]"), text)
+    }
+
+    func testAUserTableMakesTheEffectExact() throws {
+        let cube = output("swap.cube")
+        var lines = ["TITLE \"swap\"", "LUT_3D_SIZE 2"]
+        for b in 0...1 { for g in 0...1 { for r in 0...1 { lines.append("\(b) \(r) \(g)") } } }
+        try lines.joined(separator: "\n").write(toFile: cube, atomically: true, encoding: .utf8)
+        let xmp = TestFixtures.xmp("enhance-and-crop.xmp")
+        let run = try adjust("render", "--xmp", xmp, TestFixtures.image("Landscape_1.jpg"), "-o", output("x.png"),
+                             "--effect-lut", "mono=\(cube)")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "", "no approximation left to mention")
+        let inspect = try adjust("inspect", "--xmp", xmp, "--effect-lut", "CIPhotoEffectMono=\(cube)")
+        XCTAssertTrue(inspect.stdout.contains("2. CIHighlightShadowAdjust"), inspect.stdout)
+        XCTAssertFalse(inspect.stdout.contains("[approximate]"), inspect.stdout)
+
+        let bad = output("bad.cube")
+        try "LUT_3D_SIZE 2\n0 0 0\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        assertFails(try adjust("render", "--xmp", xmp, TestFixtures.image("Landscape_1.jpg"), "-o", output("y.png"),
+                               "--effect-lut", "noir=\(bad)"),
+                    status: 65, file: bad, problem: "not a usable .cube table", noFile: output("y.png"))
+    }
+
+    func testUnknownFiltersFailUnlessSkipped() throws {
+        let xmp = output("unknown.xmp")
+        try EditXMP.packet("<aas:Filters><rdf:Seq><rdf:li>CISparkle,Amount=2</rdf:li></rdf:Seq></aas:Filters>")
+            .write(toFile: xmp, atomically: true, encoding: .utf8)
+        let out = output("unknown.jpg")
         assertFails(try adjust("render", "--xmp", xmp, TestFixtures.image("Landscape_1.jpg"), "-o", out),
-                    status: 69, file: xmp, problem: "not yet supported: CIVibrance", noFile: out)
-        let inspect = try adjust("inspect", "--xmp", xmp)
-        XCTAssertEqual(inspect.status, 0)
-        XCTAssertTrue(inspect.stdout.contains("CIPhotoEffectMono   [not yet supported]")
-                      || inspect.stdout.contains("CIPhotoEffectMono  [not yet supported]"), inspect.stdout)
+                    status: 69, file: xmp, problem: "unknown filter CISparkle", noFile: out)
+        let skipped = try adjust("render", "--xmp", xmp, TestFixtures.image("Landscape_1.jpg"), "-o", out,
+                                 "--scale", "1/8", "--skip-unknown-filters")
+        XCTAssertEqual(skipped.status, 0, skipped.stderr)
+        XCTAssertEqual(skipped.stderr, "adjust: warning: \(TestFixtures.image("Landscape_1.jpg")): unknown filter CISparkle skipped\n")
+        XCTAssertTrue(exists(out))
     }
 
     func testEditsThatKeepNothingOrCannotInvert() throws {

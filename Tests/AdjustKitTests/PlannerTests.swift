@@ -115,3 +115,24 @@ final class PlannerTests: XCTestCase {
         XCTAssertEqual(plan.sourceRegion, PixelRect(x: 30, y: 74, width: 83, height: 54))
     }
 }
+
+extension PlannerTests {
+    func testReducedScaleWithColourFiltersDecodesAtTwiceTheScale() throws {
+        let chain = EditChain(vibrance: Vibrance(amount: 0.5), crop: Crop(x: 0, y: 0, width: 1200, height: 800))
+        let stored = PixelSize(width: 1800, height: 1200)
+        let eighth = try RenderPlanner().plan(storedSize: stored, exifOrientation: 1, chain: chain,
+                                              size: .scale(DecodeScale(numerator: 1)!))
+        XCTAssertEqual(eighth.decodeScale, DecodeScale(numerator: 2))
+        XCTAssertEqual(eighth.samplingGrid.size, PixelSize(width: 300, height: 200))
+        XCTAssertEqual(eighth.outputSize, PixelSize(width: 150, height: 100))
+        XCTAssertTrue(eighth.needsResample)
+        let half = try RenderPlanner().plan(storedSize: stored, exifOrientation: 1, chain: chain,
+                                            size: .scale(DecodeScale(numerator: 4)!))
+        XCTAssertEqual(half.decodeScale, .full)
+        var geometryOnly = chain
+        geometryOnly.vibrance = nil
+        XCTAssertEqual(try RenderPlanner().plan(storedSize: stored, exifOrientation: 1, chain: geometryOnly,
+                                                size: .scale(DecodeScale(numerator: 1)!)).decodeScale,
+                       DecodeScale(numerator: 1), "geometry alone decodes at exactly the scale asked")
+    }
+}

@@ -42,10 +42,10 @@ final class ReducedRenderTests: XCTestCase {
         let (full, _) = try TestFixtures.render("landscape-1800x1195.jpg", xmp: "translate-crop.xmp")
         let edit = try PhotoEdit(imagePath: TestFixtures.image("landscape-1800x1195.jpg"),
                                  editPath: TestFixtures.xmp("translate-crop.xmp"), size: .scale(GeometryCase.eighth))
-        let ours = measure(TestImage(try edit.render()), againstFull: full)
+        let ours = measure(TestImage(try edit.render().image), againstFull: full)
         var naivePlan = edit.plan
         naivePlan.transform = .translation(-250.0 / 8, -180.0 / 8)
-        let naive = measure(TestImage(try Renderer().render(naivePlan, jpeg: edit.jpeg)), againstFull: full)
+        let naive = measure(TestImage(try Renderer().render(naivePlan, jpeg: edit.jpeg).image), againstFull: full)
         print(String(format: "no-δ shortcut: dy %+.3f; ours: dy %+.3f", naive.dy, ours.dy))
         XCTAssertGreaterThan(abs(naive.dy), 0.4)
         XCTAssertLessThanOrEqual(abs(ours.dy), 0.25)
@@ -58,6 +58,8 @@ final class ReducedRenderTests: XCTestCase {
         XCTAssertEqual(plan.decodeScale, DecodeScale(numerator: 5))   // 5/8 · 1938 = 1211 ≥ 1000
         let m = measure(preview, againstFull: full)
         XCTAssertLessThanOrEqual(max(abs(m.dx), abs(m.dy)), 0.25)
-        XCTAssertGreaterThanOrEqual(m.psnr, 35, "area resampling on both sides: close agreement")
+        // Both sides area-average, but the reference averages encoded values and the render
+        // averages linear light (its default working space): close, not identical.
+        XCTAssertGreaterThanOrEqual(m.psnr, 32)
     }
 }

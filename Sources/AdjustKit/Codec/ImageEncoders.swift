@@ -25,16 +25,20 @@ public struct EncodeError: Error, Equatable, CustomStringConvertible {
 public enum JPEGEncoder {
     /// Baseline JPEG, 4:2:0 below quality 90 and 4:4:4 from 90 (where chroma loss starts to
     /// show, as libvips and ImageMagick also decide). JPEG has no alpha: partially transparent
-    /// pixels are composited over black, as Core Image's opaque export does (geometry.md §1).
-    public static func encode(_ image: RGBA8Image, quality: Int) throws(EncodeError) -> [UInt8] {
+    /// pixels are composited over black in the working space `space`, as Core Image's opaque
+    /// export does (geometry.md §1).
+    public static func encode(_ image: RGBA8Image, quality: Int, compositingIn space: WorkingSpace = .linear) throws(EncodeError) -> [UInt8] {
         let count = image.size.pixelCount
+        let working = space.fromByte
         var rgb = [UInt8](repeating: 0, count: count * 3)
         image.pixels.withUnsafeBufferPointer { src in
             rgb.withUnsafeMutableBufferPointer { dst in
                 for i in 0..<count {
-                    let alpha = UInt32(src[i * 4 + 3])
+                    let alpha = src[i * 4 + 3]
                     for c in 0..<3 {
-                        dst[i * 3 + c] = UInt8((UInt32(src[i * 4 + c]) * alpha + 127) / 255)
+                        let value = src[i * 4 + c]
+                        dst[i * 3 + c] = alpha == 255 ? value
+                            : space.byte(working[Int(value)] * Float(alpha) / 255)
                     }
                 }
             }

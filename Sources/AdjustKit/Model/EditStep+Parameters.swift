@@ -62,19 +62,31 @@ extension EditStep {
         }
     }
 
-    /// Whether this version renders the step exactly, approximately, or not at all.
-    public var support: StepSupport {
+    /// How faithfully this version renders the step (filters.md's marks). Photo effects are
+    /// approximate unless the caller supplies their exact table.
+    public func support(exactEffects: Set<PhotoEffect> = []) -> StepSupport {
         switch self {
-        case .affine, .crop, .cameraRawCrop: return .exact
-        case .serialized(let filter) where filter.meaning == .unsupported: return .unknownFilter
-        default: return .notYetRendered
+        case .affine, .crop, .cameraRawCrop, .vibrance, .toneCurve: return .exact
+        case .highlightShadow, .faceBalance: return .strong
+        case .redEye: return .approximate
+        case .serialized(let filter):
+            switch filter.meaning {
+            case .exposure: return .exact
+            case .photoEffect(let effect): return exactEffects.contains(effect) ? .exact : .approximate
+            case .unsupported: return .unknownFilter
+            }
         }
     }
 }
 
-/// How a step is rendered by this version.
+/// How faithfully a step is rendered.
 public enum StepSupport: String, Sendable {
+    /// The formula is known and implemented.
     case exact
-    case notYetRendered = "not yet supported"
+    /// The structure is known and a constant was inferred (filters.md [strong]).
+    case strong
+    /// No public formula: a documented approximation.
+    case approximate
+    /// An `aas:Filters` name this version does not know.
     case unknownFilter = "unknown filter"
 }

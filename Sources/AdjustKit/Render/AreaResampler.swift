@@ -2,7 +2,7 @@
 /// covers, partial input pixels weighted by their overlap, premultiplied by alpha. Finishes a
 /// `--max-size` render after the DCT's coarse shrink (geometry.md §3).
 enum AreaResampler {
-    static func resample(_ image: RGBA8Image, to size: PixelSize) -> RGBA8Image {
+    static func resample(_ image: RGBAFloatImage, to size: PixelSize) -> RGBAFloatImage {
         guard size != image.size else { return image }
         let (inW, inH) = (image.size.width, image.size.height)
         let columnWeights = weights(from: inW, to: size.width)
@@ -18,9 +18,9 @@ enum AreaResampler {
                         var sum: (Float, Float, Float, Float) = (0, 0, 0, 0)
                         for (index, weight) in taps {
                             let p = (y * inW + index) * 4
-                            let alpha = Float(src[p + 3]) * weight
-                            sum.0 += Float(src[p]) * alpha; sum.1 += Float(src[p + 1]) * alpha
-                            sum.2 += Float(src[p + 2]) * alpha; sum.3 += alpha
+                            let alpha = src[p + 3] * weight
+                            sum.0 += src[p] * alpha; sum.1 += src[p + 1] * alpha
+                            sum.2 += src[p + 2] * alpha; sum.3 += alpha
                         }
                         let o = dstBase + (y * size.width + x) * 4
                         o[0] = sum.0; o[1] = sum.1; o[2] = sum.2; o[3] = sum.3
@@ -29,7 +29,7 @@ enum AreaResampler {
             }
         }
 
-        var output = RGBA8Image(size: size)
+        var output = RGBAFloatImage(size: size)
         horizontal.withUnsafeBufferPointer { src in
             output.pixels.withUnsafeMutableBufferPointer { dst in
                 let dstBase = dst.baseAddress!
@@ -43,11 +43,9 @@ enum AreaResampler {
                         }
                         let o = dstBase + (y * size.width + x) * 4
                         if sum.3 > 0 {
-                            o[0] = quantize(sum.0 / sum.3); o[1] = quantize(sum.1 / sum.3)
-                            o[2] = quantize(sum.2 / sum.3)
+                            o[0] = sum.0 / sum.3; o[1] = sum.1 / sum.3; o[2] = sum.2 / sum.3
                         }
-                        o[3] = quantize(sum.3)
-                        if o[3] == 0 { o[0] = 0; o[1] = 0; o[2] = 0 }
+                        o[3] = sum.3
                     }
                 }
             }
@@ -66,10 +64,5 @@ enum AreaResampler {
                 return overlap > 0 ? (k, Float(overlap / ratio)) : nil
             }
         }
-    }
-
-    @inline(__always)
-    private static func quantize(_ value: Float) -> UInt8 {
-        UInt8(min(255, max(0, (value + 0.5).rounded(.down))))
     }
 }

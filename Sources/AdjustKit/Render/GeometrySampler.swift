@@ -1,12 +1,12 @@
 import Foundation
 
-/// Samples the decoded source through the plan's affine + crop (geometry.md §1): output pixel
-/// centres mapped by T⁻¹ into the source, bilinear with texel centres at integer + ½,
+/// Samples the working-space source through the plan's affine + crop (geometry.md §1): output
+/// pixel centres mapped by T⁻¹ into the source, bilinear with texel centres at integer + ½,
 /// transparent outside the source (interpolated premultiplied), alpha × the crop's coverage of the
 /// output pixel. An integer translation lands exactly on texel centres, so it copies pixels
 /// exactly: the weights are then exactly 1 and 0.
 enum GeometrySampler {
-    static func sample(_ source: RGB8Image, plan: RenderPlan) -> RGBA8Image {
+    static func sample(_ source: RGBFloatImage, plan: RenderPlan) -> RGBAFloatImage {
         let grid = plan.samplingGrid
         guard let inverse = plan.transform.inverted else {
             preconditionFailure("the planner rejects singular transforms")
@@ -18,7 +18,7 @@ enum GeometrySampler {
         let coverageX = coverage(centres: centreX, pitch: pw, keptFrom: plan.cropRect?.minX, to: plan.cropRect?.maxX)
         let coverageY = coverage(centres: centreY, pitch: ph, keptFrom: plan.cropRect?.minY, to: plan.cropRect?.maxY)
 
-        var output = RGBA8Image(size: grid.size)
+        var output = RGBAFloatImage(size: grid.size)
         let (W, H) = (source.size.width, source.size.height)
         let sourceHeight = Double(H)
         source.pixels.withUnsafeBufferPointer { src in
@@ -49,13 +49,11 @@ enum GeometrySampler {
                             add(x0, y0 + 1, (1 - wx) * wy); add(x0 + 1, y0 + 1, wx * wy)
                         }
                         let alpha = a * coverageX[i] * coverY
-                        if alpha > 0, a > 0 {
-                            o[0] = quantize(r / a); o[1] = quantize(g / a); o[2] = quantize(b / a)
-                            o[3] = quantize(alpha * 255)
+                        if alpha > 0 {
+                            o[0] = Float(r / a); o[1] = Float(g / a); o[2] = Float(b / a); o[3] = Float(alpha)
                         } else {
                             o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0
                         }
-                        if o[3] == 0 { o[0] = 0; o[1] = 0; o[2] = 0 }
                         o += 4
                     }
                 }
@@ -72,11 +70,5 @@ enum GeometrySampler {
             let inside = min(c + pitch / 2, hi) - max(c - pitch / 2, lo)
             return min(1, max(0, inside / pitch))
         }
-    }
-
-    /// Round half up of a 0…255 value, clamped.
-    @inline(__always)
-    static func quantize(_ value: Double) -> UInt8 {
-        UInt8(min(255, max(0, (value + 0.5).rounded(.down))))
     }
 }

@@ -1,43 +1,110 @@
 /// Why a planned render cannot run.
 public enum RenderError: Error, Equatable, CustomStringConvertible {
-    /// Rendering this filter is not implemented yet; it is never skipped silently.
-    case notYetSupported(String)
+    /// An `aas:Filters` name this version does not know; never skipped unless asked.
+    case unknownFilter(String)
     case decodedSizeMismatch(expected: PixelSize, got: PixelSize)
 
     public var description: String {
         switch self {
-        case .notYetSupported(let filter): return "not yet supported: \(filter)"
+        case .unknownFilter(let name):
+            return "unknown filter \(name) in aas:Filters (--skip-unknown-filters renders without it)"
         case let .decodedSizeMismatch(expected, got):
             return "libjpeg-turbo decoded \(got) pixels where the plan expects \(expected)"
         }
     }
 }
 
-/// Executes a `RenderPlan`: decode at the planned scale, sample the geometry, shrink if
-/// `--max-size` asked for it, orient.
+/// A finished render and what the caller should be told about it.
+public struct Rendering: Sendable {
+    /// Upright, 8-bit, colour not premultiplied.
+    public var image: RGBA8Image
+    /// The working space the colour values were computed in (JPEG export composites in it).
+    public var workingSpace: WorkingSpace
+    /// Approximate steps that were applied (one line each).
+    public var approximations: [String]
+    /// Steps that could not be applied (e.g. convex-hull red-eye records) and other remarks.
+    public var warnings: [String]
+}
+
+/// Executes a `RenderPlan`: decode at the planned scale into working-space floats, red-eye and
+/// the stored-frame colour filters, the geometry, the `aas:Filters` steps, the area shrink that
+/// `--max-size` asked for, quantize, orient.
 public struct Renderer: Sendable {
     public var decoder: JPEGDecoder
+    public var colour: ColourOptions
 
-    public init(decoder: JPEGDecoder = JPEGDecoder()) { self.decoder = decoder }
-
-    /// Throws before decoding anything when the chain has a step this version cannot render.
-    public static func checkSupported(_ plan: RenderPlan) throws(RenderError) {
-        if let step = plan.colourSteps.first { throw .notYetSupported(step.filterName) }
+    public init(decoder: JPEGDecoder = JPEGDecoder(), colour: ColourOptions = ColourOptions()) {
+        (self.decoder, self.colour) = (decoder, colour)
     }
 
-    public func render(_ plan: RenderPlan, jpeg: [UInt8]) throws -> RGBA8Image {
-        try Self.checkSupported(plan)
+    /// Fails before decoding anything when the chain cannot be rendered (an unknown filter).
+    public func validate(_ plan: RenderPlan) throws(RenderError) {
+        _ = try ColourProgram(chain: plan.rescaledChain, options: colour)
+    }
+
+    public func render(_ plan: RenderPlan, jpeg: [UInt8]) throws -> Rendering {
+        let program = try ColourProgram(chain: plan.rescaledChain, options: colour)
         let decoded = try decoder.decode(jpeg, scale: plan.decodeScale)
         guard decoded.size == plan.decodedSize else {
             throw RenderError.decodedSizeMismatch(expected: plan.decodedSize, got: decoded.size)
         }
-        return render(plan, decoded: decoded)
+        return render(plan, decoded: decoded, program: program)
     }
 
-    /// The pixel work alone, on an already decoded image of `plan.decodedSize`.
-    public func render(_ plan: RenderPlan, decoded: RGB8Image) -> RGBA8Image {
-        let sampled = GeometrySampler.sample(decoded, plan: plan)
-        let resized = plan.needsResample ? AreaResampler.resample(sampled, to: plan.outputSize) : sampled
-        return resized.oriented(plan.orientation)
+    func render(_ plan: RenderPlan, decoded: RGB8Image, program: ColourProgram) -> Rendering {
+        var working = Self.workingValues(of: decoded, space: program.space)
+        let warnings = program.applyToStoredFrame(&working)
+        var sampled = GeometrySampler.sample(working, plan: plan)
+        program.applyToOutputFrame(&sampled)
+        var encoded = Self.encoded(sampled, space: program.space)
+        // The shrink averages encoded values, as the DCT's reduced decode does (geometry.md §2):
+        // averaging linear light instead would brighten every preview against that reference.
+        if plan.needsResample { encoded = AreaResampler.resample(encoded, to: plan.outputSize) }
+        let image = Self.quantized(encoded).oriented(plan.orientation)
+        return Rendering(image: image, workingSpace: program.space, approximations: program.approximations,
+                         warnings: program.skipped + warnings)
+    }
+
+    static func workingValues(of image: RGB8Image, space: WorkingSpace) -> RGBFloatImage {
+        let table = space.fromByte
+        return RGBFloatImage(size: image.size, pixels: image.pixels.map { table[Int($0)] })
+    }
+
+    /// Working-space colour → sRGB-encoded colour (alpha untouched).
+    static func encoded(_ image: RGBAFloatImage, space: WorkingSpace) -> RGBAFloatImage {
+        guard space != .srgb else { return image }
+        var out = image
+        out.pixels.withUnsafeMutableBufferPointer { buffer in
+            let p = buffer.baseAddress!
+            let width = image.size.width
+            ParallelRows.forEach(image.size.height) { y in
+                for i in stride(from: y * width * 4, to: (y + 1) * width * 4, by: 4) {
+                    p[i] = space.encoded(p[i]); p[i + 1] = space.encoded(p[i + 1]); p[i + 2] = space.encoded(p[i + 2])
+                }
+            }
+        }
+        return out
+    }
+
+    /// Encoded floats → 8-bit (filters.md §0: round half up of clamp(v, 0, 1)·255); a pixel whose
+    /// alpha rounds to 0 is written as transparent black.
+    static func quantized(_ image: RGBAFloatImage) -> RGBA8Image {
+        var out = RGBA8Image(size: image.size)
+        let width = image.size.width
+        @inline(__always) func byte(_ v: Float) -> UInt8 { UInt8(min(255, max(0, (v * 255 + 0.5).rounded(.down)))) }
+        image.pixels.withUnsafeBufferPointer { src in
+            out.pixels.withUnsafeMutableBufferPointer { dst in
+                let (s, d) = (src.baseAddress!, dst.baseAddress!)
+                ParallelRows.forEach(image.size.height) { y in
+                    for i in stride(from: y * width * 4, to: (y + 1) * width * 4, by: 4) {
+                        let alpha = byte(s[i + 3])
+                        d[i + 3] = alpha
+                        guard alpha > 0 else { d[i] = 0; d[i + 1] = 0; d[i + 2] = 0; continue }
+                        d[i] = byte(s[i]); d[i + 1] = byte(s[i + 1]); d[i + 2] = byte(s[i + 2])
+                    }
+                }
+            }
+        }
+        return out
     }
 }

@@ -2,8 +2,8 @@
 ///
 /// ```swift
 /// let edit = try PhotoEdit(imagePath: "IMG_0001.JPG")          // finds embedded XMP or a sidecar
-/// let image = try edit.render()                                  // RGBA8Image, oriented
-/// try edit.write(image, to: "IMG_0001-edited.jpg", format: .jpeg, quality: 90)
+/// let rendering = try edit.render()                              // rendering.image: RGBA8Image, upright
+/// try PhotoEdit.write(rendering, to: "IMG_0001-edited.jpg", format: .jpeg, quality: 90)
 /// ```
 public struct PhotoEdit: Sendable {
     public var imagePath: String
@@ -40,9 +40,9 @@ public struct PhotoEdit: Sendable {
     }
 
     /// Renders the planned output.
-    public func render() throws(FileError) -> RGBA8Image {
+    public func render() throws(FileError) -> Rendering {
         do {
-            try Renderer.checkSupported(plan)
+            try renderer.validate(plan)
         } catch {
             throw FileError(path: Self.editPath(edit.origin) ?? imagePath, kind: .unsupported, error)
         }
@@ -53,10 +53,12 @@ public struct PhotoEdit: Sendable {
         }
     }
 
-    /// Encodes `image` and writes it atomically (no partial file on failure).
-    public static func write(_ image: RGBA8Image, to path: String, format: ImageFormat, quality: Int = 90) throws(FileError) {
+    /// Encodes a rendering and writes it atomically (no partial file on failure).
+    public static func write(_ rendering: Rendering, to path: String, format: ImageFormat, quality: Int = 90) throws(FileError) {
         do {
-            let bytes = try format == .jpeg ? JPEGEncoder.encode(image, quality: quality) : PNGCodec.encode(image)
+            let bytes = try format == .jpeg
+                ? JPEGEncoder.encode(rendering.image, quality: quality, compositingIn: rendering.workingSpace)
+                : PNGCodec.encode(rendering.image)
             try AtomicFileWriter.write(bytes, to: path)
         } catch {
             throw FileError(path: path, kind: .unwritable, error)

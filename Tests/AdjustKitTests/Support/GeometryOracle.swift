@@ -78,7 +78,7 @@ enum GeometryOracle {
     /// stored image is also accepted, its alpha then weights the samples), then EXIF `orientation`
     /// (0...8; 0 or out of range → 1) applied. Output RGBA (channels 4), unpremultiplied colour,
     /// alpha = coverage. An empty surviving rectangle gives a 0 × 0 image (before orientation).
-    static func render(stored: TestImage, orientation: Int, edit: OracleEdit) -> TestImage {
+    static func render(stored: TestImage, orientation: Int, edit: OracleEdit, linearLight: Bool = false) -> TestImage {
         let H = Double(stored.height)
         // §1 Chain: T(p) = A·p + t, A = [[a, c], [b, d]]; no affine → identity.
         let T = affineOrIdentity(edit)
@@ -92,7 +92,7 @@ enum GeometryOracle {
                                crop: standardized(edit.crop),
                                spanX0: Double(e.x), spanY0: Double(e.y),
                                spanW: Double(e.w), spanH: Double(e.h),
-                               outWidth: e.w, outHeight: e.h)
+                               outWidth: e.w, outHeight: e.h, linearLight: linearLight)
         // §1 Orientation is applied after the chain (0 or out of range = 1).
         return orient(raster, orientation)
     }
@@ -102,7 +102,8 @@ enum GeometryOracle {
     /// W, H. Output w′ × h′ = (max(1, round(w·s)), max(1, round(h·s))) where w × h is the
     /// full-resolution E_out size, spanning exactly s·E_out. Then `orientation` is applied.
     static func renderReduced(decoded: TestImage, storedWidth: Int, storedHeight: Int,
-                              scaleNumerator n: Int, orientation: Int, edit: OracleEdit) -> TestImage {
+                              scaleNumerator n: Int, orientation: Int, edit: OracleEdit,
+                              linearLight: Bool = false) -> TestImage {
         precondition(n >= 1 && n <= 16, "scale numerator must be 1...16")
         // §2: decoded size W′ = ⌈W·s⌉, H′ = ⌈H·s⌉ (TJSCALED rounds up) — exact integer arithmetic.
         precondition(decoded.width == (storedWidth * n + 7) / 8 && decoded.height == (storedHeight * n + 7) / 8,
@@ -142,7 +143,7 @@ enum GeometryOracle {
                                crop: Rp,
                                spanX0: s * Double(e.x), spanY0: s * Double(e.y),
                                spanW: s * Double(e.w), spanH: s * Double(e.h),
-                               outWidth: outW, outHeight: outH)
+                               outWidth: outW, outHeight: outH, linearLight: linearLight)
         // §1: orientation after the chain.
         return orient(raster, orientation)
     }
@@ -230,7 +231,7 @@ enum GeometryOracle {
     private static func rasterize(source: TestImage, sourceHeightInCIFrame Hsrc: Double,
                                   affine T: Affine, crop: Rect?,
                                   spanX0: Double, spanY0: Double, spanW: Double, spanH: Double,
-                                  outWidth: Int, outHeight: Int) -> TestImage {
+                                  outWidth: Int, outHeight: Int, linearLight: Bool) -> TestImage {
         var out = TestImage(width: outWidth, height: outHeight, channels: 4)
         if outWidth == 0 || outHeight == 0 { return out }
         // Output pixel pitch in the CI frame: 1 at full resolution, s·w/w′ and s·h/h′ reduced.
@@ -257,10 +258,12 @@ enum GeometryOracle {
                     let v = Hsrc - py
                     // §1: bilinear with texel centres at integer + ½; outside = transparent;
                     // interpolate premultiplied, then unpremultiply.
-                    let sample = bilinearPremultiplied(source, u, v)
+                    let sample = bilinearPremultiplied(source, u, v, linearLight: linearLight)
                     alpha = sample.alpha
                     if alpha > 0 {
                         colour = (sample.r / alpha, sample.g / alpha, sample.b / alpha)
+                        // filters.md §0, linear working space: back to encoded values.
+                        if linearLight { colour = (srgbEncode255(colour.0), srgbEncode255(colour.1), srgbEncode255(colour.2)) }
                     }
                 }
                 // §1 "Fractional crop edges": alpha × fraction of the output pixel's square
@@ -293,8 +296,11 @@ enum GeometryOracle {
     /// Bilinear sample of `image` at raster position (u, v) (top-left origin), texel centres at
     /// integer + ½. Returns premultiplied colour in 0…255 units (Σ w·α·c) and alpha in 0…1 (Σ w·α);
     /// texels outside the image are transparent (contribute nothing). RGB texels have α = 1.
-    private static func bilinearPremultiplied(_ image: TestImage, _ u: Double, _ v: Double)
+    /// With `linearLight` the texels are decoded with the sRGB curve first (filters.md §0: the
+    /// linear working space interpolates linear light).
+    private static func bilinearPremultiplied(_ image: TestImage, _ u: Double, _ v: Double, linearLight: Bool)
         -> (r: Double, g: Double, b: Double, alpha: Double) {
+        func texel(_ byte: UInt8) -> Double { linearLight ? srgbDecode255(Double(byte)) : Double(byte) }
         // Texel (i, j) has its centre at (i + ½, j + ½).
         let fx = u - 0.5, fy = v - 0.5
         let i0 = Int(floor(fx)), j0 = Int(floor(fy))
@@ -310,13 +316,24 @@ enum GeometryOracle {
                 if w == 0 { continue }
                 let k = (tj * image.width + ti) * image.channels
                 let texAlpha = image.channels == 4 ? Double(image.pixels[k + 3]) / 255 : 1.0
-                r += w * texAlpha * Double(image.pixels[k])
-                g += w * texAlpha * Double(image.pixels[k + 1])
-                b += w * texAlpha * Double(image.pixels[k + 2])
+                r += w * texAlpha * texel(image.pixels[k])
+                g += w * texAlpha * texel(image.pixels[k + 1])
+                b += w * texAlpha * texel(image.pixels[k + 2])
                 alpha += w * texAlpha
             }
         }
         return (r, g, b, alpha)
+    }
+
+    /// filters.md §0's sRGB curves, on values in 0…255 units.
+    private static func srgbDecode255(_ x: Double) -> Double {
+        let v = x / 255
+        return 255 * (v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4))
+    }
+
+    private static func srgbEncode255(_ x: Double) -> Double {
+        let l = x / 255
+        return 255 * (l <= 0.0031308 ? 12.92 * l : 1.055 * pow(l, 1 / 2.4) - 0.055)
     }
 
     /// Round half up to an 8-bit value: ⌊x + ½⌋ (x already clamped to 0…255).

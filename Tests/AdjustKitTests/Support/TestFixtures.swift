@@ -26,10 +26,11 @@ enum TestFixtures {
     }
 
     /// The library's full pipeline on a fixture image and edit.
-    static func render(_ imageName: String, xmp xmpName: String?, size: SizeRequest = .full) throws
-        -> (image: TestImage, plan: RenderPlan) {
-        let edit = try PhotoEdit(imagePath: image(imageName), editPath: xmpName.map(xmp), size: size)
-        return (TestImage(try edit.render()), edit.plan)
+    static func render(_ imageName: String, xmp xmpName: String?, size: SizeRequest = .full,
+                       space: WorkingSpace = .linear) throws -> (image: TestImage, plan: RenderPlan) {
+        let edit = try PhotoEdit(imagePath: image(imageName), editPath: xmpName.map(xmp), size: size,
+                                 renderer: Renderer(colour: ColourOptions(workingSpace: space)))
+        return (TestImage(try edit.render().image), edit.plan)
     }
 
     /// The chain's geometry in the oracle's terms (the chain must have no Camera Raw crop).

@@ -1,0 +1,57 @@
+import AdjustKit
+import ArgumentParser
+import Foundation
+
+/// `--working-space`, `--effect-lut` and `--skip-unknown-filters`, shared by `render` and `inspect`.
+struct ColourOptionGroup: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Where colour filters compute: linear (default; what Photos did) or srgb (the encoded values).",
+        valueName: "linear|srgb"))
+    var workingSpace: String = WorkingSpace.linear.rawValue
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Exact table for a photo effect, as an Adobe .cube file: EFFECT=FILE, EFFECT being e.g. CIPhotoEffectNoir or noir. Repeatable.",
+        valueName: "EFFECT=FILE"))
+    var effectLut: [String] = []
+
+    @Flag(name: .long, help: "Render past aas:Filters names this version does not know, with a warning, instead of failing.")
+    var skipUnknownFilters = false
+
+    func validate() throws {
+        guard WorkingSpace(rawValue: workingSpace) != nil else {
+            throw ValidationError("--working-space must be linear or srgb, got '\(workingSpace)'")
+        }
+        for entry in effectLut { _ = try Self.split(entry) }
+    }
+
+    /// Reads the tables; a bad file is a one-line error naming it.
+    func options() throws(FileError) -> ColourOptions {
+        var cubes: [PhotoEffect: ColourCube] = [:]
+        for entry in effectLut {
+            guard let (effect, path) = try? Self.split(entry) else { continue }   // validate() checked
+            let text = String(decoding: try InputFile.read(path, limit: 64 << 20), as: UTF8.self)
+            do {
+                cubes[effect] = try ColourCube.parse(text)
+            } catch {
+                throw FileError(path: path, kind: .invalidContent, problem: "not a usable .cube table: \(error)")
+            }
+        }
+        return ColourOptions(workingSpace: WorkingSpace(rawValue: workingSpace) ?? .linear, effectCubes: cubes,
+                             skipUnknownFilters: skipUnknownFilters)
+    }
+
+    static func split(_ entry: String) throws -> (PhotoEffect, String) {
+        guard let equals = entry.firstIndex(of: "=") else {
+            throw ValidationError("--effect-lut takes EFFECT=FILE, got '\(entry)'")
+        }
+        let name = String(entry[..<equals]), path = String(entry[entry.index(after: equals)...])
+        let effect = PhotoEffect(rawValue: name) ?? PhotoEffect.allCases.first {
+            $0.rawValue.lowercased() == "ciphotoeffect" + name.lowercased()
+        }
+        guard let effect, !path.isEmpty else {
+            throw ValidationError("--effect-lut: '\(name)' is not a photo effect (use one of "
+                + PhotoEffect.allCases.map(\.rawValue).joined(separator: ", ") + ") or the file is missing")
+        }
+        return (effect, path)
+    }
+}
