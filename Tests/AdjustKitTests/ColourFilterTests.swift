@@ -110,3 +110,52 @@ final class ColourFilterTests: XCTestCase {
         return sum / Double(image.width * image.height)
     }
 }
+
+extension ColourFilterTests {
+    func testRedEyeOnARealPhotoChangesNothingOutsideItsRectangle() throws {
+        // progressive-960x1280.jpg, orientation 1: the repair rectangle rr = rows 500…660,
+        // columns 340…420 (the red-brown plough) is also the output's.
+        for space in WorkingSpace.allCases {
+            let (plain, _) = try TestFixtures.render("progressive-960x1280.jpg", xmp: nil, space: space)
+            let (repaired, _) = try TestFixtures.render("progressive-960x1280.jpg", xmp: "colour/red-eye.xmp", space: space)
+            var changedInside = 0
+            for y in 0..<plain.height {
+                for x in 0..<plain.width {
+                    let inside = (500..<660).contains(y) && (340..<420).contains(x)
+                    let same = plain.pixel(x, y) == repaired.pixel(x, y)
+                    if inside { changedInside += same ? 0 : 1 } else if !same {
+                        return XCTFail("\(space): pixel (\(x), \(y)) outside the repair rectangle changed")
+                    }
+                }
+            }
+            print("red-eye in \(space): \(changedInside) pixels changed inside the rectangle")
+            XCTAssertGreaterThan(changedInside, 0, "the reddest area inside the rectangle is repaired")
+        }
+    }
+
+    func testAUserCubeIsAppliedExactly() throws {
+        // A channel swap (r, g, b) → (b, r, g) as the Noir table: the output is the plain decode
+        // with its channels rotated, up to rounding.
+        var lines = ["LUT_3D_SIZE 2"]
+        for b in 0...1 { for g in 0...1 { for r in 0...1 { lines.append("\(b) \(r) \(g)") } } }
+        let cube = try ColourCube.parse(lines.joined(separator: "\n"))
+        for space in WorkingSpace.allCases {
+            let edit = try PhotoEdit(imagePath: TestFixtures.image("Landscape_1.jpg"),
+                                     editPath: TestFixtures.xmp("colour/effect-noir.xmp"),
+                                     renderer: Renderer(colour: ColourOptions(workingSpace: space, effectCubes: [.noir: cube])))
+            let rendering = try edit.render()
+            XCTAssertEqual(rendering.approximations, [])
+            let out = TestImage(rendering.image).rgb()
+            let original = try TestFixtures.decoded("Landscape_1.jpg")
+            var swapped = original
+            for i in 0..<(original.width * original.height) {
+                swapped.pixels[i * 3] = original.pixels[i * 3 + 2]
+                swapped.pixels[i * 3 + 1] = original.pixels[i * 3]
+                swapped.pixels[i * 3 + 2] = original.pixels[i * 3 + 1]
+            }
+            let diff = ImageMetrics.differences(out, swapped)
+            print("channel-swap cube in \(space): \(diff)")
+            XCTAssertLessThanOrEqual(diff.maxPerChannel.max() ?? 99, 1, "\(space)")
+        }
+    }
+}

@@ -14,6 +14,8 @@ final class GoldenImageTests: XCTestCase {
         "exposure", "enhance-effect-crop",
     ].map { GeometryCase(name: "colour-\($0)", image: "Landscape_1.jpg", xmp: "colour/\($0).xmp",
                          goldenScale: GeometryCase.quarter, isPixelCopy: false) }
+        + [GeometryCase(name: "colour-red-eye", image: "progressive-960x1280.jpg", xmp: "colour/red-eye.xmp",
+                        goldenScale: .full, isPixelCopy: false)]
         + PhotoEffect.allCases.map { effect in
             let name = String(effect.rawValue.dropFirst("CIPhotoEffect".count)).lowercased()
             return GeometryCase(name: "effect-\(name)", image: "Landscape_1.jpg", xmp: "colour/effect-\(name).xmp",
