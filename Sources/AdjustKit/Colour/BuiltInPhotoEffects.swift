@@ -59,22 +59,9 @@ public enum BuiltInPhotoEffects {
 
     typealias Effect = (Float, Float, Float) -> (Float, Float, Float)
 
-    /// Samples `effect` at the grid points i/(N−1), red fastest, clamping its output to [0, 1].
+    /// Samples `effect` on the grid (see `ColourCube.sampling`).
     static func build(_ effect: Effect, size: Int = gridSize) -> ColourCube {
-        let scale = Float(size - 1)
-        var values = [Float]()
-        values.reserveCapacity(size * size * size * 3)
-        for b in 0..<size {
-            for g in 0..<size {
-                for r in 0..<size {
-                    let out = effect(Float(r) / scale, Float(g) / scale, Float(b) / scale)
-                    values.append(clamp01(out.0))
-                    values.append(clamp01(out.1))
-                    values.append(clamp01(out.2))
-                }
-            }
-        }
-        return ColourCube(checkedSize: size, values: values)
+        ColourCube.sampling(size: size, effect)
     }
 
     // MARK: - The approximations (sRGB-encoded values in and out)

@@ -45,6 +45,12 @@ public struct ColourCube: Equatable, Sendable {
 
     /// The table that maps every colour to itself (up to interpolation rounding).
     public static func identity(size: Int) -> ColourCube {
+        sampling(size: size) { ($0, $1, $2) }
+    }
+
+    /// The table of `function` sampled at the grid points i/(N−1), red fastest, each output
+    /// clamped to [0, 1].
+    static func sampling(size: Int, _ function: (Float, Float, Float) -> (Float, Float, Float)) -> ColourCube {
         precondition(sizeRange.contains(size), "cube size \(size) is outside 2…256")
         let scale = Float(size - 1)
         var values = [Float]()
@@ -52,9 +58,8 @@ public struct ColourCube: Equatable, Sendable {
         for b in 0..<size {
             for g in 0..<size {
                 for r in 0..<size {
-                    values.append(Float(r) / scale)
-                    values.append(Float(g) / scale)
-                    values.append(Float(b) / scale)
+                    let out = function(Float(r) / scale, Float(g) / scale, Float(b) / scale)
+                    values += [min(1, max(0, out.0)), min(1, max(0, out.1)), min(1, max(0, out.2))]
                 }
             }
         }

@@ -50,34 +50,26 @@ struct ColourProgram: Sendable {
     func applyToStoredFrame(_ image: inout RGBFloatImage) -> [String] {
         var warnings: [String] = []
         if let redEye { warnings = RedEyeRepair.apply(redEye, to: &image, space: space) }
-        guard !storedFrame.isEmpty else { return warnings }
-        let kernels = storedFrame
-        let width = image.size.width
-        image.pixels.withUnsafeMutableBufferPointer { buffer in
-            let base = buffer.baseAddress!
-            ParallelRows.forEach(image.size.height) { y in
-                var p = base + y * width * 3
-                for _ in 0..<width {
-                    for kernel in kernels { kernel.apply(&p[0], &p[1], &p[2]) }
-                    p += 3
-                }
-            }
-        }
+        Self.apply(storedFrame, to: &image.pixels, size: image.size, channels: 3)
         return warnings
     }
 
     /// The output-frame kernels on unpremultiplied colour, alpha untouched.
     func applyToOutputFrame(_ image: inout RGBAFloatImage) {
-        guard !outputFrame.isEmpty else { return }
-        let kernels = outputFrame
-        let width = image.size.width
-        image.pixels.withUnsafeMutableBufferPointer { buffer in
+        Self.apply(outputFrame, to: &image.pixels, size: image.size, channels: 4)
+    }
+
+    /// Runs `kernels` on every pixel (RGB or RGBA; fully transparent RGBA pixels are skipped).
+    private static func apply(_ kernels: [any PixelKernel], to pixels: inout [Float], size: PixelSize, channels: Int) {
+        guard !kernels.isEmpty else { return }
+        let width = size.width
+        pixels.withUnsafeMutableBufferPointer { buffer in
             let base = buffer.baseAddress!
-            ParallelRows.forEach(image.size.height) { y in
-                var p = base + y * width * 4
+            ParallelRows.forEach(size.height) { y in
+                var p = base + y * width * channels
                 for _ in 0..<width {
-                    if p[3] > 0 { for kernel in kernels { kernel.apply(&p[0], &p[1], &p[2]) } }
-                    p += 4
+                    if channels == 3 || p[3] > 0 { for kernel in kernels { kernel.apply(&p[0], &p[1], &p[2]) } }
+                    p += channels
                 }
             }
         }
