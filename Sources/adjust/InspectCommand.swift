@@ -29,6 +29,8 @@ struct InspectCommand: ParsableCommand {
 
     @OptionGroup var colour: ColourOptionGroup
 
+    @OptionGroup(title: "Limits") var limits: LimitOptions
+
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
 
@@ -46,14 +48,15 @@ struct InspectCommand: ParsableCommand {
             let edit: LoadedEdit
             var plan: RenderPlan?
             if let input {
-                let photo = try PhotoEdit(imagePath: input, editPath: xmp, size: size.request)
+                let photo = try PhotoEdit(imagePath: input, editPath: xmp, size: size.request, editSource: limits.editSource,
+                                          planner: limits.planner, renderer: Renderer(decoder: limits.decoder))
                 (edit, plan) = (photo.edit, photo.plan)
             } else {
                 let path = xmp!   // validate() requires one of the two
-                edit = try EditSource().load(editFile: path)
+                edit = try limits.editSource.load(editFile: path)
                 if let imageSize, let stored = Self.parseSize(imageSize) {
                     do {
-                        plan = try RenderPlanner().plan(storedSize: stored, exifOrientation: orientation,
+                        plan = try limits.planner.plan(storedSize: stored, exifOrientation: orientation,
                                                         chain: edit.chain, size: size.request)
                     } catch {
                         throw FileError(path: path, kind: .invalidContent, error)

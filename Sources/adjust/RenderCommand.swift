@@ -30,6 +30,8 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var colour: ColourOptionGroup
 
+    @OptionGroup(title: "Limits") var limits: LimitOptions
+
     @Option(name: .long, help: ArgumentHelp(
         "Output format, jpeg or png (default: from OUT's extension, else jpeg). PNG keeps transparency.",
         valueName: "jpeg|png"))
@@ -72,8 +74,9 @@ struct RenderCommand: ParsableCommand {
             if Self.sameFile(input, outputPath) {
                 throw FileError(path: outputPath, kind: .unwritable, problem: "refusing to overwrite the input image")
             }
-            let renderer = Renderer(colour: try colour.options())
-            let photo = try PhotoEdit(imagePath: input, editPath: xmp, size: size.request, renderer: renderer)
+            let renderer = Renderer(decoder: limits.decoder, colour: try colour.options())
+            let photo = try PhotoEdit(imagePath: input, editPath: xmp, size: size.request, editSource: limits.editSource,
+                                      planner: limits.planner, renderer: renderer)
             Diagnostics.report(photo.edit, plan: photo.plan, image: input)
             let rendering = try photo.render()
             try PhotoEdit.write(rendering, to: outputPath, format: format, quality: quality)

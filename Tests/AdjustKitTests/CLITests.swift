@@ -251,6 +251,27 @@ final class CLITests: XCTestCase {
                     status: 65, file: singular, problem: "cannot be inverted", noFile: output("b.jpg"))
     }
 
+    func testKillingARenderMidWayLeavesNoFileWithTheTargetName() throws {
+        // A 20 MP PNG takes seconds to encode and write; kill at several points along the way.
+        for delay in [0.05, 0.2, 0.5, 1.0, 1.5, 2.0] {
+            let out = output("killed-\(delay).png")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Self.binary)
+            process.arguments = ["render", TestFixtures.image("iphone4s-2592x1936.jpg"), "--scale", "2", "-o", out]
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            if process.terminationReason == .uncaughtSignal {
+                XCTAssertFalse(exists(out), "killed after \(delay) s: no file may carry the target name")
+            } else {
+                XCTAssertEqual(process.terminationStatus, 0, "finished before the kill at \(delay) s")
+                XCTAssertEqual(try AdjustKitHeader.size(TestFixtures.bytes(out)), [3872, 5184], "a finished file is whole")
+            }
+        }
+    }
+
     func testUsageErrorsExit64() throws {
         let image = TestFixtures.image("Landscape_1.jpg")
         for arguments in [["render", image, "--scale", "3/7"], ["render", image, "--scale", "1/2", "--max-size", "10"],

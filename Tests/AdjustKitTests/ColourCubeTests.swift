@@ -7,22 +7,10 @@ final class ColourCubeTests: XCTestCase {
 
     // MARK: - Helpers
 
-    /// SplitMix64, fixed seed: deterministic "random" points.
-    private struct CubeTestGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private func randomPoints(_ count: Int, seed: UInt64, in range: ClosedRange<Float> = 0...1)
         -> [(Float, Float, Float)]
     {
-        var generator = CubeTestGenerator(state: seed)
+        var generator = SplitMix64(seed: seed)
         return (0..<count).map { _ in
             (Float.random(in: range, using: &generator),
              Float.random(in: range, using: &generator),
@@ -241,7 +229,7 @@ final class ColourCubeTests: XCTestCase {
     }
 
     func testGeneratedSize33TableRoundTrips() throws {
-        var generator = CubeTestGenerator(state: 4)
+        var generator = SplitMix64(seed: 4)
         let values = (0..<(33 * 33 * 33 * 3)).map { _ in Float.random(in: 0...1, using: &generator) }
         let original = try ColourCube(size: 33, values: values)
         let parsed = try ColourCube.parse(cubeText(original))

@@ -13,9 +13,13 @@ public struct JPEGDecoder: Sendable {
     public var maxPixels: Int
     /// libjpeg warnings (corrupt data it could paper over) fail the decode unless this is set.
     public var tolerateWarnings: Bool
+    /// libjpeg-turbo stops progressive files after 500 scans (a CPU bomb otherwise) unless this is set.
+    public var allowManyScans: Bool
 
-    public init(maxSide: Int = 16_384, maxPixels: Int = 100_000_000, tolerateWarnings: Bool = false) {
-        (self.maxSide, self.maxPixels, self.tolerateWarnings) = (maxSide, maxPixels, tolerateWarnings)
+    public init(maxSide: Int = 16_384, maxPixels: Int = 100_000_000, tolerateWarnings: Bool = false,
+                allowManyScans: Bool = false) {
+        (self.maxSide, self.maxPixels) = (maxSide, maxPixels)
+        (self.tolerateWarnings, self.allowManyScans) = (tolerateWarnings, allowManyScans)
     }
 
     public func header(of jpeg: [UInt8]) throws(DecodeError) -> JPEGHeader {
@@ -30,7 +34,7 @@ public struct JPEGDecoder: Sendable {
             let size = scale.decodedSize(of: header.size)
             var pixels = [UInt8](repeating: 0, count: size.pixelCount * 3)
             // Progressive files with absurd scan counts are a CPU bomb: TJFLAG_LIMITSCANS stops them.
-            var flags = TJFLAG_LIMITSCANS
+            var flags: Int32 = allowManyScans ? 0 : TJFLAG_LIMITSCANS
             if !tolerateWarnings { flags |= TJFLAG_STOPONWARNING }
             let status = jpeg.withUnsafeBufferPointer { src in
                 pixels.withUnsafeMutableBufferPointer { dst in

@@ -34,14 +34,14 @@ public struct LoadedEdit: Sendable {
 
 /// Finds and reads edits (xmp-format.md §8).
 public struct EditSource: Sendable {
-    public var limits: XMPLimits
+    public var limits: InputLimits
 
-    public init(limits: XMPLimits = .default) { self.limits = limits }
+    public init(limits: InputLimits = InputLimits()) { self.limits = limits }
 
     /// Reads the edit in `path`, whatever holds it: an XMP packet, a plist/JSON metadata dump
     /// (key `AdjustmentXMP`), or a JPEG with aas properties in its XMP.
     public func load(editFile path: String) throws(FileError) -> LoadedEdit {
-        let bytes = try InputFile.read(path)
+        let bytes = try InputFile.read(path, limit: limits.maxInputBytes)
         do {
             switch Self.sniff(bytes) {
             case .jpeg:
@@ -50,7 +50,7 @@ public struct EditSource: Sendable {
                 }
                 return try edit(from: packet, origin: .embedded(path), path: path)
             case .metadataDump:
-                return try edit(from: try MetadataDump.adjustmentXMP(in: bytes), origin: .metadataDump(path), path: path)
+                return try edit(from: try MetadataDump.adjustmentXMP(in: bytes, limits: limits.xmp), origin: .metadataDump(path), path: path)
             case .xmp:
                 return try edit(from: bytes, origin: .xmpFile(path), path: path)
             }
@@ -66,7 +66,7 @@ public struct EditSource: Sendable {
     public func find(forImage imagePath: String, jpeg: [UInt8]) throws(FileError) -> LoadedEdit {
         do {
             if let packetBytes = try JPEGSegments.xmpPacket(in: jpeg) {
-                let packet = try XMPPacketParser.parse(packetBytes, limits: limits)
+                let packet = try XMPPacketParser.parse(packetBytes, limits: limits.xmp)
                 if packet.hasProperties(inNamespace: AdjustmentNamespace.aas) {
                     return try edit(from: packet, origin: .embedded(imagePath), path: imagePath)
                 }
@@ -87,7 +87,7 @@ public struct EditSource: Sendable {
     private func edit(from packetBytes: [UInt8], origin: EditOrigin, path: String) throws(FileError) -> LoadedEdit {
         let packet: XMPPacket
         do {
-            packet = try XMPPacketParser.parse(packetBytes, limits: limits)
+            packet = try XMPPacketParser.parse(packetBytes, limits: limits.xmp)
         } catch {
             throw FileError(path: path, kind: .invalidContent, error)
         }
@@ -98,6 +98,12 @@ public struct EditSource: Sendable {
         var warnings: [String] = []
         do {
             let chain = try EditChain(xmp: packet, warnings: &warnings)
+            if chain.serializedFilters.count > limits.maxChainFilters {
+                throw ChainError.tooMany("aas:Filters items", count: chain.serializedFilters.count, limit: limits.maxChainFilters)
+            }
+            if let count = chain.redEye?.corrections.count, count > limits.maxRedEyeCorrections {
+                throw ChainError.tooMany("red-eye corrections", count: count, limit: limits.maxRedEyeCorrections)
+            }
             return LoadedEdit(chain: chain, origin: origin, warnings: warnings)
         } catch {
             throw FileError(path: path, kind: .invalidContent, error)

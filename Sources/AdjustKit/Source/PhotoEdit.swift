@@ -18,7 +18,7 @@ public struct PhotoEdit: Sendable {
     public init(imagePath: String, editPath: String? = nil, size: SizeRequest = .full,
                 editSource: EditSource = EditSource(), planner: RenderPlanner = RenderPlanner(),
                 renderer: Renderer = Renderer()) throws(FileError) {
-        let jpeg = try InputFile.read(imagePath)
+        let jpeg = try InputFile.read(imagePath, limit: editSource.limits.maxInputBytes)
         let header: JPEGHeader
         do { header = try renderer.decoder.header(of: jpeg) } catch let error {
             throw FileError(path: imagePath, kind: .invalidContent, error)
@@ -29,10 +29,11 @@ public struct PhotoEdit: Sendable {
         } else {
             edit = try editSource.find(forImage: imagePath, jpeg: jpeg)
         }
-        let plan: RenderPlan
+        var plan: RenderPlan
         do {
-            plan = try planner.plan(storedSize: header.size, exifOrientation: ExifOrientation.value(inJPEG: jpeg),
-                                    chain: edit.chain, size: size)
+            let exif = ExifOrientation.read(inJPEG: jpeg)
+            plan = try planner.plan(storedSize: header.size, exifOrientation: exif.value, chain: edit.chain, size: size)
+            if let warning = exif.warning { plan.warnings.insert(warning, at: 0) }
         } catch {
             throw FileError(path: Self.editPath(edit.origin) ?? imagePath, kind: .invalidContent, error)
         }

@@ -6,6 +6,7 @@ public enum ChainError: Error, Equatable, CustomStringConvertible {
     case expectedArray(property: String)
     case malformedFilterString(String, reason: String)
     case malformedRedEyeCorrection(index: Int, reason: String)
+    case tooMany(String, count: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -19,6 +20,8 @@ public enum ChainError: Error, Equatable, CustomStringConvertible {
             return "aas:Filters item \"\(text.prefix(60))\" is malformed: \(reason)"
         case let .malformedRedEyeCorrection(index, reason):
             return "aas:RedEyeCorrections item \(index + 1) is malformed: \(reason)"
+        case let .tooMany(what, count, limit):
+            return "\(count) \(what), over the limit of \(limit)"
         }
     }
 }

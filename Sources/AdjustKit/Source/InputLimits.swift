@@ -1,0 +1,15 @@
+import XMPParse
+
+/// Every limit on untrusted input, checked before the allocation it guards. The defaults suit
+/// photos from phones and cameras; `adjust` has a flag for each.
+public struct InputLimits: Sendable {
+    /// Largest input file (image, edit, metadata dump) read at all.
+    public var maxInputBytes: Int = 256 << 20
+    /// XMP packet size, nesting depth, property and attribute counts.
+    public var xmp: XMPLimits = .default
+    /// Most `aas:Filters` items and red-eye records in one edit.
+    public var maxChainFilters: Int = 64
+    public var maxRedEyeCorrections: Int = 64
+
+    public init() {}
+}
