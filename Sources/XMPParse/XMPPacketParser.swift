@@ -21,11 +21,17 @@ public enum XMPPacketParser {
         let content = end == utf8.count ? utf8 : Array(utf8[..<end])
         try MarkupComplexityScan.check(content, limits: limits)
 
-        return try HardenedXMLReader.withRootElement(ofUTF8: content) { (root) throws(XMPError) -> XMPPacket in
-            let rootElement = LibXMLElement(node: root)
-            try RDFPropertyReader.checkDepth(from: rootElement, limit: limits.maxDepth)
-            var reader = RDFPropertyReader(limits: limits)
-            return try reader.readPacket(root: rootElement)
+        do {
+            return try HardenedXMLReader.withRootElement(ofUTF8: content) { (root) throws(XMPError) -> XMPPacket in
+                let rootElement = LibXMLElement(node: root)
+                try RDFPropertyReader.checkDepth(from: rootElement, limit: limits.maxDepth)
+                var reader = RDFPropertyReader(limits: limits)
+                return try reader.readPacket(root: rootElement)
+            }
+        } catch .malformedXML(_, let message) where message.hasPrefix("Excessive depth in document") {
+            // libxml2 stops at 256 levels on its own (we never set XML_PARSE_HUGE), before our
+            // walk can count: the same problem, said the same way.
+            throw .nestingTooDeep(limit: min(limits.maxDepth, 255))
         }
     }
 }

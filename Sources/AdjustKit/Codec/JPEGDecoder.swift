@@ -72,7 +72,8 @@ public struct JPEGDecoder: Sendable {
             throw .unsupportedColorspace("CMYK")
         }
         let size = PixelSize(width: Int(width), height: Int(height))
-        guard size.width > 0, size.height > 0 else { throw .corrupt("zero width or height") }
+        // TurboJPEG reports 0 × 0 for a stream that ends before its frame header, too.
+        guard size.width > 0, size.height > 0 else { throw .corrupt("no frame header, or zero width or height") }
         guard size.width <= maxSide, size.height <= maxSide, size.pixelCount <= maxPixels else {
             throw .tooLarge(size, maxSide: maxSide, maxPixels: maxPixels)
         }

@@ -24,6 +24,9 @@ public struct RenderPlanner: Sendable {
         var surviving = imageBounds
         if let crop = resolved.crop?.rect {
             guard crop.isFinite else { throw .nonFiniteGeometry("crop rectangle") }
+            guard crop.width > 0, crop.height > 0 else {
+                throw .emptyOutput("crop \(Self.describe(crop)) has no area")
+            }
             surviving = crop.intersection(imageBounds)
             guard !surviving.isEmpty else {
                 throw .emptyOutput("crop \(Self.describe(crop)) does not overlap the image, which lies in \(Self.describe(imageBounds))")
