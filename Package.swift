@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "AdjustKit", targets: ["AdjustKit"]),
         .library(name: "XMPParse", targets: ["XMPParse"]),
         .executable(name: "adjust", targets: ["adjust"]),
+        .executable(name: "adjust-importer-example", targets: ["ImporterExample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -29,10 +30,20 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // A runnable example of the library API for importers (README, "Library").
+        .executableTarget(name: "ImporterExample", dependencies: ["AdjustKit"], path: "Examples/ImporterExample"),
+
         .testTarget(name: "XMPParseTests", dependencies: ["XMPParse"],
                     path: "Tests/XMPParseTests"),
-        .testTarget(name: "AdjustKitTests", dependencies: ["AdjustKit", "XMPParse", "adjust"],
+        .testTarget(name: "AdjustKitTests", dependencies: ["AdjustKit", "XMPParse", "adjust", "ImporterExample"],
                     path: "Tests/AdjustKitTests"),
     ],
     swiftLanguageModes: [.v5]
 )
+
+// libFuzzer harnesses (scripts/fuzz), only when ADJUST_FUZZ=1: plain builds never see them.
+if Context.environment["ADJUST_FUZZ"] == "1" {
+    package.targets += ["FuzzXMP", "FuzzImageHeader"].map {
+        .executableTarget(name: $0, dependencies: ["AdjustKit", "XMPParse"], path: "Sources/\($0)")
+    }
+}
