@@ -1,0 +1,116 @@
+import Foundation
+
+/// What `adjust batch` says on standard error while it works, and the counts it keeps.
+///
+/// On a terminal (`isatty(2)`) a single line is redrawn in place with `\r`:
+/// `[#####.....] 12/40  ok 10  failed 1  IMG_0042.JPG`; errors and warnings are printed above it,
+/// and `finish()` ends it with a newline. Elsewhere (a pipe, a file) every finished photo is one
+/// plain line: `adjust: ok IN -> OUT`, `adjust: no-edit IN -> OUT`, `adjust: skipped IN (OUT exists)`
+/// or `adjust: error: IN: problem`.
+///
+/// Every method may be called from any worker thread: one lock orders the writes.
+final class BatchProgress: @unchecked Sendable {
+    struct Counts: Equatable {
+        var ok = 0, noEdit = 0, skipped = 0, failed = 0
+        var done: Int { ok + noEdit + skipped + failed }
+    }
+
+    let total: Int
+    let interactive: Bool
+    private let lock = NSLock()
+    private var counts = Counts()
+    private var lastName = ""
+    private var barShown = false
+    private static let barWidth = 20
+
+    init(total: Int, interactive: Bool = isatty(2) == 1) {
+        self.total = total
+        self.interactive = interactive
+    }
+
+    var snapshot: Counts { lock.lock(); defer { lock.unlock() }; return counts }
+
+    /// Draws the empty bar (terminal only), so a long first render is not a silent one.
+    func start() {
+        guard interactive, total > 0 else { return }
+        lock.lock(); defer { lock.unlock() }
+        redraw()
+    }
+
+    /// Records one finished photo and shows it. `line` is the plain-mode line (without `adjust: `);
+    /// `extra` are warnings and notes, each a full line shown in both modes.
+    func finished(_ status: BatchStatus, input: String, line: String, extra: [String] = []) {
+        lock.lock(); defer { lock.unlock() }
+        switch status {
+        case .ok: counts.ok += 1
+        case .noEdit: counts.noEdit += 1
+        case .skipped: counts.skipped += 1
+        case .failed: counts.failed += 1
+        }
+        lastName = URL(fileURLWithPath: input).lastPathComponent
+        if interactive {
+            // Only failures and warnings leave a line on a terminal; the bar says the rest.
+            var lines = extra
+            if status == .failed { lines.insert("adjust: \(line)", at: 0) }
+            if !lines.isEmpty { clearBar(); write(lines.map { $0 + "\n" }.joined()) }
+            redraw()
+        } else {
+            write((["adjust: \(line)"] + extra).map { $0 + "\n" }.joined())
+        }
+    }
+
+    /// A message not tied to a finished photo (printed above the bar on a terminal).
+    func message(_ text: String) {
+        lock.lock(); defer { lock.unlock() }
+        if interactive { clearBar(); write(text + "\n"); if barShown { redraw() } } else { write(text + "\n") }
+    }
+
+    /// Ends the bar's line (terminal only).
+    func finish() {
+        lock.lock(); defer { lock.unlock() }
+        if interactive, barShown { write("\n"); barShown = false }
+    }
+
+    /// The bar's text for the current counts (no control characters).
+    static func barLine(_ counts: Counts, total: Int, name: String, columns: Int) -> String {
+        let width = min(barWidth, max(5, (columns - 40) / 2))   // a narrow terminal gets a shorter bar
+        let filled = total == 0 ? width : min(width, counts.done * width / total)
+        var line = "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "]"
+        line += " \(counts.done)/\(total)  ok \(counts.ok)"
+        if counts.noEdit > 0 { line += "  no-edit \(counts.noEdit)" }
+        if counts.skipped > 0 { line += "  skipped \(counts.skipped)" }
+        line += "  failed \(counts.failed)"
+        if !name.isEmpty { line += "  " + name }
+        // Never wrap: a wrapped line cannot be redrawn with \r.
+        let limit = max(columns - 1, 10)
+        return line.count > limit ? String(line.prefix(limit)) : line
+    }
+
+    private func redraw() {
+        write("\r" + Self.barLine(counts, total: total, name: lastName, columns: Self.columns()) + "\u{1B}[K")
+        barShown = true
+    }
+
+    private func clearBar() {
+        if barShown { write("\r\u{1B}[K") }
+    }
+
+    private func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    private static func columns() -> Int {
+        var size = winsize()
+        if ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if let env = ProcessInfo.processInfo.environment["COLUMNS"], let n = Int(env), n > 0 { return n }
+        return 80
+    }
+}
+
+/// The outcome for one photo.
+enum BatchStatus: String {
+    case ok
+    case noEdit = "no-edit"
+    case skipped
+    case failed
+}
