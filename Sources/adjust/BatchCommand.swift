@@ -64,6 +64,8 @@ struct BatchCommand: ParsableCommand {
 
     @OptionGroup var colour: ColourOptionGroup
 
+    @OptionGroup var metadata: MetadataOptionGroup
+
     @OptionGroup(title: "Limits") var limits: LimitOptions
 
     @Option(name: .long, help: ArgumentHelp("Output format, jpeg (default) or png.", valueName: "jpeg|png"))
@@ -96,8 +98,8 @@ struct BatchCommand: ParsableCommand {
             }
             let renderer = Renderer(decoder: limits.decoder, colour: try colour.options())
             job = BatchJob(renderer: renderer, editSource: limits.editSource, planner: limits.planner,
-                           size: size.request, format: format, quality: quality, xmpDir: xmpDir,
-                           skipExisting: skipExisting, json: json)
+                           size: size.request, format: format, quality: quality, metadata: metadata.options,
+                           xmpDir: xmpDir, skipExisting: skipExisting, json: json)
         } catch let error as FileError {
             throw Diagnostics.fail(error)
         }
@@ -250,6 +252,7 @@ final class BatchJob: @unchecked Sendable {
     let size: SizeRequest
     let format: ImageFormat
     let quality: Int
+    let metadata: MetadataOptions
     let xmpDir: String?
     let skipExisting: Bool
     let json: Bool
@@ -257,8 +260,9 @@ final class BatchJob: @unchecked Sendable {
     private let outputLock = NSLock()
 
     init(renderer: Renderer, editSource: EditSource, planner: RenderPlanner, size: SizeRequest, format: ImageFormat,
-         quality: Int, xmpDir: String?, skipExisting: Bool, json: Bool) {
+         quality: Int, metadata: MetadataOptions, xmpDir: String?, skipExisting: Bool, json: Bool) {
         (self.renderer, self.editSource, self.planner, self.size, self.format) = (renderer, editSource, planner, size, format)
+        self.metadata = metadata
         (self.quality, self.xmpDir, self.skipExisting, self.json) = (quality, xmpDir, skipExisting, json)
     }
 
@@ -389,7 +393,8 @@ final class BatchJob: @unchecked Sendable {
         }
 
         clock = DispatchTime.now()
-        try PhotoEdit.write(rendering, to: output, format: format, quality: quality)
+        let metadataWarnings = try photo.write(rendering, to: output, format: format, quality: quality, metadata: metadata)
+        result.warnings += metadataWarnings.map { "warning: \(item.input): \($0)" }
         result.writeMs = Self.milliseconds(since: clock)
         result.size = [rendering.image.size.width, rendering.image.size.height]
         result.status = photo.edit.origin == .none ? .noEdit : .ok

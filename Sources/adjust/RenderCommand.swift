@@ -30,6 +30,8 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var colour: ColourOptionGroup
 
+    @OptionGroup var metadata: MetadataOptionGroup
+
     @OptionGroup(title: "Limits") var limits: LimitOptions
 
     @Option(name: .long, help: ArgumentHelp(
@@ -79,7 +81,9 @@ struct RenderCommand: ParsableCommand {
                                       planner: limits.planner, renderer: renderer)
             Diagnostics.report(photo.edit, plan: photo.plan, image: input)
             let rendering = try photo.render()
-            try PhotoEdit.write(rendering, to: outputPath, format: format, quality: quality)
+            let metadataWarnings = try photo.write(rendering, to: outputPath, format: format, quality: quality,
+                                                   metadata: metadata.options)
+            for warning in metadataWarnings { Diagnostics.warn("\(input): \(warning)") }
             for warning in rendering.warnings { Diagnostics.warn("\(input): \(warning)") }
             if !rendering.approximations.isEmpty {
                 Diagnostics.note("\(input): approximate filters used: " + rendering.approximations.joined(separator: "; "))

@@ -3,7 +3,7 @@
 /// ```swift
 /// let edit = try PhotoEdit(imagePath: "IMG_0001.JPG")          // finds embedded XMP or a sidecar
 /// let rendering = try edit.render()                              // rendering.image: RGBA8Image, upright
-/// try PhotoEdit.write(rendering, to: "IMG_0001-edited.jpg", format: .jpeg, quality: 90)
+/// try edit.write(rendering, to: "IMG_0001-edited.jpg", format: .jpeg)   // keeps EXIF, ICC, XMP
 /// ```
 public struct PhotoEdit: Sendable {
     public var imagePath: String
@@ -55,15 +55,39 @@ public struct PhotoEdit: Sendable {
     }
 
     /// Encodes a rendering and writes it atomically (no partial file on failure).
-    public static func write(_ rendering: Rendering, to path: String, format: ImageFormat, quality: Int = 90) throws(FileError) {
+    ///
+    /// A JPEG gets the original's metadata (`metadataFrom`, the original JPEG's bytes) carried
+    /// over by `MetadataCarryOver`: EXIF with Orientation 1 and the new size, ICC profile, XMP
+    /// without the aas edit. PNG output carries no metadata. Returns the carry-over's warnings.
+    @discardableResult
+    public static func write(_ rendering: Rendering, to path: String, format: ImageFormat, quality: Int = 90,
+                             metadataFrom original: [UInt8]? = nil,
+                             metadata: MetadataOptions = MetadataOptions()) throws(FileError) -> [String] {
         do {
-            let bytes = try format == .jpeg
-                ? JPEGEncoder.encode(rendering.image, quality: quality, compositingIn: rendering.workingSpace)
-                : PNGCodec.encode(rendering.image)
+            var warnings: [String] = []
+            var bytes: [UInt8]
+            if format == .jpeg {
+                bytes = try JPEGEncoder.encode(rendering.image, quality: quality, compositingIn: rendering.workingSpace)
+                if let original {
+                    (bytes, warnings) = MetadataCarryOver.carryOver(from: original, into: bytes,
+                                                                    outputSize: rendering.image.size, options: metadata)
+                }
+            } else {
+                bytes = try PNGCodec.encode(rendering.image)
+            }
             try AtomicFileWriter.write(bytes, to: path)
+            return warnings
         } catch {
             throw FileError(path: path, kind: .unwritable, error)
         }
+    }
+
+    /// Writes this photo's rendering, carrying the original's metadata into a JPEG (see the
+    /// static `write`).
+    @discardableResult
+    public func write(_ rendering: Rendering, to path: String, format: ImageFormat, quality: Int = 90,
+                      metadata: MetadataOptions = MetadataOptions()) throws(FileError) -> [String] {
+        try Self.write(rendering, to: path, format: format, quality: quality, metadataFrom: jpeg, metadata: metadata)
     }
 
     static func editPath(_ origin: EditOrigin) -> String? {
