@@ -2,6 +2,7 @@ import Foundation
 
 /// Why an output file could not be written.
 public struct OutputError: Error, Equatable, CustomStringConvertible {
+    /// One line, without the file name: the step that failed and the system's reason.
     public var description: String
 }
 
@@ -13,6 +14,8 @@ public struct OutputError: Error, Equatable, CustomStringConvertible {
 /// Cocoa errors with multi-line descriptions and does not say which step failed; this says
 /// "cannot create", "cannot write" or "cannot rename" with the system's reason.
 public enum AtomicFileWriter {
+    /// Writes `bytes` to `path` whole or not at all, readable as the umask allows (not mkstemp's 0600).
+    /// Throws without leaving a temporary file behind.
     public static func write(_ bytes: [UInt8], to path: String) throws(OutputError) {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path

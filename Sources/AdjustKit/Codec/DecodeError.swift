@@ -6,6 +6,7 @@ public enum DecodeError: Error, Equatable, CustomStringConvertible {
     case unsupportedColorspace(String)
     case unsupportedScale(DecodeScale)
 
+    /// One line, without the file name.
     public var description: String {
         switch self {
         case .notAJPEG: return "not a JPEG file"

@@ -14,14 +14,17 @@ public enum ImageFormat: String, CaseIterable, Sendable {
         }
     }
 
+    /// The extension written by default, without the dot: `jpg` or `png`.
     public var fileExtension: String { self == .jpeg ? "jpg" : "png" }
 }
 
 /// Why an image could not be encoded.
 public struct EncodeError: Error, Equatable, CustomStringConvertible {
+    /// One line, without the file name.
     public var description: String
 }
 
+/// Encodes `RGBA8Image`s as baseline JPEG with libjpeg-turbo's TurboJPEG API.
 public enum JPEGEncoder {
     /// Baseline JPEG, 4:2:0 below quality 90 and 4:4:4 from 90 (where chroma loss starts to
     /// show, as libvips and ImageMagick also decide). JPEG has no alpha: partially transparent

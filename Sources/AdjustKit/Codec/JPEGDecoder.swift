@@ -3,6 +3,7 @@ import CTurboJPEG
 
 /// What a JPEG's header says, read without decoding pixels.
 public struct JPEGHeader: Equatable, Sendable {
+    /// Width × height as stored, before EXIF orientation, in pixels.
     public var size: PixelSize
 }
 
@@ -10,18 +11,21 @@ public struct JPEGHeader: Equatable, Sendable {
 public struct JPEGDecoder: Sendable {
     /// Checked against the header before any pixel buffer is allocated.
     public var maxSide: Int
+    /// Largest width × height accepted, also checked against the header before allocating.
     public var maxPixels: Int
     /// libjpeg warnings (corrupt data it could paper over) fail the decode unless this is set.
     public var tolerateWarnings: Bool
     /// libjpeg-turbo stops progressive files after 500 scans (a CPU bomb otherwise) unless this is set.
     public var allowManyScans: Bool
 
+    /// Defaults: 16 384 px a side, 100 MP, warnings refused, libjpeg-turbo's 500-scan cap kept.
     public init(maxSide: Int = 16_384, maxPixels: Int = 100_000_000, tolerateWarnings: Bool = false,
                 allowManyScans: Bool = false) {
         (self.maxSide, self.maxPixels) = (maxSide, maxPixels)
         (self.tolerateWarnings, self.allowManyScans) = (tolerateWarnings, allowManyScans)
     }
 
+    /// Reads the header only (no pixels) and checks the size limits; CMYK and YCCK are refused.
     public func header(of jpeg: [UInt8]) throws(DecodeError) -> JPEGHeader {
         try withDecompressor { handle throws(DecodeError) in try readHeader(jpeg, handle) }
     }

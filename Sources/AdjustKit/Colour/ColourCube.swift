@@ -1,6 +1,7 @@
 /// Why a `.cube` file (or a table handed to `ColourCube.init`) was refused. `description` is one
 /// line without the file name, e.g. "line 7: expected 3 numbers, got 2".
 public struct CubeError: Error, Equatable, CustomStringConvertible {
+    /// One line, without the file name.
     public var description: String
 
     init(_ description: String) {

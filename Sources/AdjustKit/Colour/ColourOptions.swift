@@ -1,11 +1,13 @@
 /// How colour filters are rendered.
 public struct ColourOptions: Sendable {
+    /// Where the colour filters and the resampling compute: linear light (default) or sRGB-encoded values.
     public var workingSpace: WorkingSpace
     /// Exact tables supplied by the user; effects without one use `BuiltInPhotoEffects`.
     public var effectCubes: [PhotoEffect: ColourCube]
     /// Render past `aas:Filters` names this version does not know (with a warning) instead of failing.
     public var skipUnknownFilters: Bool
 
+    /// Defaults: linear working space, built-in effect approximations, unknown filters refused.
     public init(workingSpace: WorkingSpace = .linear, effectCubes: [PhotoEffect: ColourCube] = [:],
                 skipUnknownFilters: Bool = false) {
         (self.workingSpace, self.effectCubes, self.skipUnknownFilters) = (workingSpace, effectCubes, skipUnknownFilters)

@@ -5,6 +5,7 @@ public struct MetadataOptions: Sendable {
     /// Carry nothing: the rendered JPEG is left exactly as the encoder wrote it.
     public var stripAll = false
 
+    /// Defaults: carry everything, GPS included.
     public init(stripGPS: Bool = false, stripAll: Bool = false) {
         self.stripGPS = stripGPS
         self.stripAll = stripAll

@@ -5,15 +5,20 @@ import Foundation
 ///
 /// As a chain step it is `CIAffineTransform`; its translation is in pixels of the stored image.
 public struct AffineTransform: Equatable, Sendable {
+    /// The linear part: x′ = a·x + c·y, y′ = b·x + d·y (CI frame, y up).
     public var a: Double, b: Double, c: Double, d: Double
+    /// The translation in pixels, CI frame (y up); for a chain step, pixels of the stored image.
     public var tx: Double, ty: Double
 
+    /// The map with these coefficients, in `CGAffineTransform` order.
     public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
         (self.a, self.b, self.c, self.d, self.tx, self.ty) = (a, b, c, d, tx, ty)
     }
 
+    /// The map that leaves every point where it is.
     public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
 
+    /// A pure shift by (`tx`, `ty`) pixels, y up.
     public static func translation(_ tx: Double, _ ty: Double) -> AffineTransform {
         AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: tx, ty: ty)
     }
@@ -24,8 +29,10 @@ public struct AffineTransform: Equatable, Sendable {
         return AffineTransform(a: c, b: s, c: -s, d: c, tx: 0, ty: 0)
     }
 
+    /// a·d − b·c: the factor by which areas scale; negative for a mirroring map, 0 when singular.
     public var determinant: Double { a * d - b * c }
 
+    /// True when all six coefficients are exactly those of `identity`.
     public var isIdentity: Bool { self == .identity }
 
     /// Maps `p`.
@@ -51,6 +58,7 @@ public struct AffineTransform: Equatable, Sendable {
         return inv.isFinite ? inv : nil
     }
 
+    /// True when no coefficient is NaN or infinite.
     public var isFinite: Bool {
         [a, b, c, d, tx, ty].allSatisfy(\.isFinite)
     }

@@ -4,8 +4,11 @@ import Foundation
 /// packet has no aas affine or crop (xmp-format.md §4). Edges are fractions of the stored image,
 /// measured from the top-left; the angle is in degrees.
 public struct CameraRawCrop: Equatable, Sendable {
+    /// The edges as fractions (0…1) of the stored width and height, measured from the top-left;
+    /// `angle` in degrees (`crs:CropAngle`).
     public var left: Double, top: Double, right: Double, bottom: Double, angle: Double
 
+    /// Defaults are Camera Raw's: the whole image (0, 0, 1, 1), angle 0.
     public init(left: Double = 0, top: Double = 0, right: Double = 1, bottom: Double = 1, angle: Double = 0) {
         (self.left, self.top, self.right, self.bottom, self.angle) = (left, top, right, bottom, angle)
     }

@@ -3,17 +3,26 @@
 ///
 /// The order in which they apply is not the order of these fields: it is `steps`, defined once.
 public struct EditChain: Equatable, Sendable {
+    /// `CIRedEyeCorrections`, applied first, to the stored image.
     public var redEye: RedEyeCorrections?
+    /// `CIFaceBalance`, applied to the stored image.
     public var faceBalance: FaceBalance?
+    /// `CIVibrance`, applied to the stored image.
     public var vibrance: Vibrance?
+    /// `CIToneCurve`, applied to the stored image.
     public var toneCurve: ToneCurve?
+    /// `CIHighlightShadowAdjust`, the last filter applied to the stored image.
     public var highlightShadow: HighlightShadow?
+    /// `CIAffineTransform`, from the stored image into the output frame (CI frame, y up).
     public var affine: AffineTransform?
+    /// `CICrop`, in the frame after `affine`.
     public var crop: Crop?
     /// Only set when the packet had neither an aas affine nor an aas crop (xmp-format.md §4).
     public var cameraRawCrop: CameraRawCrop?
+    /// The `aas:Filters` items in array order, applied last, to the output.
     public var serializedFilters: [SerializedFilter]
 
+    /// A chain of the given filters; every one defaults to absent, giving the empty chain.
     public init(redEye: RedEyeCorrections? = nil, faceBalance: FaceBalance? = nil,
                 vibrance: Vibrance? = nil, toneCurve: ToneCurve? = nil,
                 highlightShadow: HighlightShadow? = nil, affine: AffineTransform? = nil,
@@ -30,6 +39,7 @@ public struct EditChain: Equatable, Sendable {
         self.serializedFilters = serializedFilters
     }
 
+    /// True when the chain has no step at all: the original is rendered unchanged, upright.
     public var isEmpty: Bool { steps.isEmpty }
 
     /// The chain in application order — this project's canonical order (xmp-format.md §7):

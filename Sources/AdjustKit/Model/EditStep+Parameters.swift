@@ -5,6 +5,8 @@ public enum ParameterValue: Equatable, Sendable {
     case text(String)
     case list([[(String, ParameterValue)]])
 
+    /// Equal when both are the same case with equal values; `list` items compare as
+    /// (name, value) pairs in order.
     public static func == (lhs: ParameterValue, rhs: ParameterValue) -> Bool {
         switch (lhs, rhs) {
         case let (.number(a), .number(b)): return a == b

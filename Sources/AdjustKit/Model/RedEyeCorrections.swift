@@ -1,14 +1,23 @@
 /// `CIRedEyeCorrections` (xmp-format.md §3, §5): the frame of the repairs (`width` × `height`,
 /// pixels of the stored image) and one struct per eye, kept losslessly.
 public struct RedEyeCorrections: Equatable, Sendable {
+    /// `aas:RedEyeW`: width in pixels of the frame of every pixel-valued field (the stored image;
+    /// the decoded image after rescaling).
     public var width: Double
+    /// `aas:RedEyeH`: height in pixels of that frame, as for `width`.
     public var height: Double
+    /// `aas:RedEyeISV`, kept and written back as is; its meaning is unknown and rendering ignores it.
     public var isv: Double
+    /// `aas:RedEyeOrt`, kept and written back as is; its meaning is unknown and rendering ignores it.
     public var ort: Double
+    /// `aas:RedEyeSNR`, kept and written back as is; its meaning is unknown and rendering ignores it.
     public var snr: Double
+    /// `aas:RedEyeModel`, an optional string kept as written.
     public var model: String?
+    /// `aas:RedEyeCorrections`: one record per eye, in array order.
     public var corrections: [RedEyeCorrection]
 
+    /// Stores every value as given; `model` and `corrections` are optional.
     public init(width: Double, height: Double, isv: Double, ort: Double, snr: Double,
                 model: String? = nil, corrections: [RedEyeCorrection] = []) {
         (self.width, self.height, self.isv, self.ort, self.snr) = (width, height, isv, ort, snr)
@@ -31,13 +40,18 @@ public struct RedEyeCorrection: Equatable, Sendable {
     /// this project keeps but cannot render.
     public enum Variant: String, Equatable, Sendable { case classic, convexHull }
 
+    /// The struct namespace and field-name style the record used; written back the same way.
     public var naming: Naming
+    /// Field name (without namespace) → value string exactly as written; pixel fields are
+    /// top-left raster coordinates of the `RedEyeCorrections` `width` × `height` frame.
     public var fields: [String: String]
 
+    /// Stores the fields as given (the XMP reader validates the pixel fields).
     public init(naming: Naming, fields: [String: String]) {
         (self.naming, self.fields) = (naming, fields)
     }
 
+    /// `.convexHull` when the record has an `hb` field, else `.classic`.
     public var variant: Variant { fields["hb"] != nil ? .convexHull : .classic }
 
     /// Which space-separated components of which fields are pixel positions or lengths in the

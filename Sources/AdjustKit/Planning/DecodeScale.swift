@@ -1,7 +1,10 @@
 /// A libjpeg-turbo DCT scaling factor n/8 (n = 1…16).
 public struct DecodeScale: Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// n, 1…16; 8 is full size.
     public let numerator: Int
+    /// Always 8: scales are counted in eighths.
     public static let denominator = 8
+    /// 8/8: decode at full size.
     public static let full = DecodeScale(uncheckedNumerator: 8)
 
     /// nil unless 1 ≤ numerator ≤ 16.
@@ -21,6 +24,7 @@ public struct DecodeScale: Equatable, Hashable, Sendable, CustomStringConvertibl
         self.init(numerator: top * 8 / bottom)
     }
 
+    /// n/8 as a number, e.g. 0.25 for 2/8.
     public var value: Double { Double(numerator) / Double(Self.denominator) }
 
     /// TurboJPEG's TJSCALED: ⌈dimension·n/8⌉.
@@ -28,6 +32,7 @@ public struct DecodeScale: Equatable, Hashable, Sendable, CustomStringConvertibl
         PixelSize(width: (size.width * numerator + 7) / 8, height: (size.height * numerator + 7) / 8)
     }
 
+    /// The reduced fraction, e.g. `1/4`, `3/8`, `1/1` for full size.
     public var description: String {
         let g = gcd(numerator, Self.denominator)
         return "\(numerator / g)/\(Self.denominator / g)"

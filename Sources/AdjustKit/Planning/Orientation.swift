@@ -12,6 +12,7 @@ public enum Orientation: Int, Sendable, CaseIterable {
     /// Orientations 5–8 swap width and height.
     public var swapsAxes: Bool { rawValue >= 5 }
 
+    /// `size` as displayed: width and height swapped for orientations 5–8.
     public func orientedSize(of size: PixelSize) -> PixelSize {
         swapsAxes ? PixelSize(width: size.height, height: size.width) : size
     }

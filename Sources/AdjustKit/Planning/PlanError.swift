@@ -6,6 +6,7 @@ public enum PlanError: Error, Equatable, CustomStringConvertible {
     case outputTooLarge(PixelSize, maxPixels: Int, maxSide: Int)
     case invalidMaxSize(Int)
 
+    /// One line, without the file name.
     public var description: String {
         switch self {
         case .nonFiniteGeometry(let what):

@@ -9,12 +9,16 @@ public struct RenderPlan: Equatable, Sendable {
     public var chain: EditChain
     /// E_out: the surviving rectangle at full resolution, in the CI frame, whole pixels.
     public var outputExtent: PixelRect
+    /// The DCT scale the JPEG is decoded at; finer than a requested scale when the edit has colour
+    /// filters, and chosen from the limit for `--max-size`.
     public var decodeScale: DecodeScale
+    /// The change of frame from the stored image to that decode (sx, sy, δ).
     public var rescale: RescaleFactors
     /// The chain in the decoded image's frame (geometry.md §2).
     public var rescaledChain: EditChain
     /// The geometry of `rescaledChain` as one transform and an optional crop rectangle.
     public var transform: AffineTransform
+    /// The crop of `rescaledChain`, in decoded pixels after `transform` (CI frame, y up); nil for none.
     public var cropRect: Rect?
     /// Where output pixels are sampled: the rescaled extent s·E_out, and how many pixels span it.
     public var samplingGrid: SamplingGrid
@@ -24,9 +28,12 @@ public struct RenderPlan: Equatable, Sendable {
     public var outputSize: PixelSize
     /// What is written.
     public var orientedSize: PixelSize
+    /// Remarks made while planning (e.g. an out-of-range EXIF orientation), one line each.
     public var warnings: [String]
 
+    /// The decode's pixel size, ⌈W·s⌉ × ⌈H·s⌉.
     public var decodedSize: PixelSize { rescale.decodedSize }
+    /// True when the sampled raster is area-resampled down to `outputSize`.
     public var needsResample: Bool { samplingGrid.size != outputSize }
     /// The chain's colour steps, in order.
     public var colourSteps: [EditStep] { chain.steps.filter { !$0.isGeometry } }
@@ -35,9 +42,13 @@ public struct RenderPlan: Equatable, Sendable {
 /// A raster of `size` pixels spanning `extent` (CI frame, y up). Pixel (i, j), counted from the
 /// top-left, has its centre at (x + (i + ½)·w/cols, y + h − (j + ½)·h/rows).
 public struct SamplingGrid: Equatable, Sendable {
+    /// The rectangle the raster spans, in decoded pixels (CI frame, y up).
     public var extent: Rect
+    /// Columns × rows sampled.
     public var size: PixelSize
+    /// Width of one sampled pixel, in decoded pixels.
     public var pixelWidth: Double { extent.width / Double(size.width) }
+    /// Height of one sampled pixel, in decoded pixels.
     public var pixelHeight: Double { extent.height / Double(size.height) }
 }
 

@@ -2,8 +2,10 @@
 public struct RenderPlanner: Sendable {
     /// Limits on what a plan may ask the renderer to allocate.
     public var maxOutputPixels: Int
+    /// Longest side a planned raster may have, in pixels (JPEG's own limit is 65 500).
     public var maxOutputSide: Int
 
+    /// Defaults: 100 MP and 65 500 px a side.
     public init(maxOutputPixels: Int = 100_000_000, maxOutputSide: Int = 65_500) {
         (self.maxOutputPixels, self.maxOutputSide) = (maxOutputPixels, maxOutputSide)
     }

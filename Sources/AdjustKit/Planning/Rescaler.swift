@@ -2,12 +2,18 @@
 /// (geometry.md §2): x′ = sx·x, y′ = sy·y + δ, because top-left raster coordinates scale exactly
 /// while the CI frame's origin is the bottom edge. δ = H′ − sy·H, with H′ = ⌈sy·H⌉.
 public struct RescaleFactors: Equatable, Sendable {
+    /// Horizontal scale, decoded pixels per stored pixel.
     public var sx: Double
+    /// Vertical scale, decoded pixels per stored pixel.
     public var sy: Double
+    /// δ = H′ − sy·H, in decoded pixels: the bottom-edge offset from rounding the decoded height up.
     public var delta: Double
+    /// The JPEG's size as stored, before EXIF orientation.
     public var storedSize: PixelSize
+    /// The reduced decode's size, H′ its height.
     public var decodedSize: PixelSize
 
+    /// Takes the factors as given; the caller keeps δ consistent with the two sizes.
     public init(sx: Double, sy: Double, delta: Double, storedSize: PixelSize, decodedSize: PixelSize) {
         (self.sx, self.sy, self.delta) = (sx, sy, delta)
         (self.storedSize, self.decodedSize) = (storedSize, decodedSize)

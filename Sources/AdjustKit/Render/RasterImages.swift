@@ -1,7 +1,10 @@
 /// 8-bit RGB pixels, row-major from the top-left, 3 bytes a pixel: a decoded JPEG.
 public struct RGB8Image: Equatable, Sendable {
+    /// Width × height, in pixels.
     public var size: PixelSize
+    /// R, G, B sRGB-encoded bytes per pixel, rows from the top; 3 × `size.pixelCount` bytes.
     public var pixels: [UInt8]
+    /// Traps unless `pixels` holds exactly 3 × `size.pixelCount` bytes.
     public init(size: PixelSize, pixels: [UInt8]) {
         precondition(pixels.count == size.pixelCount * 3)
         (self.size, self.pixels) = (size, pixels)
@@ -11,14 +14,18 @@ public struct RGB8Image: Equatable, Sendable {
 /// 8-bit RGBA pixels, row-major from the top-left, colour not premultiplied (PNG's convention);
 /// alpha carries the coverage of crop edges and of the transparent surround.
 public struct RGBA8Image: Equatable, Sendable {
+    /// Width × height, in pixels.
     public var size: PixelSize
+    /// R, G, B, A sRGB-encoded bytes per pixel, rows from the top; 4 × `size.pixelCount` bytes.
     public var pixels: [UInt8]
 
+    /// Traps unless `pixels` holds exactly 4 × `size.pixelCount` bytes.
     public init(size: PixelSize, pixels: [UInt8]) {
         precondition(pixels.count == size.pixelCount * 4)
         (self.size, self.pixels) = (size, pixels)
     }
 
+    /// A fully transparent black image (every byte 0) of `size`.
     public init(size: PixelSize) {
         self.init(size: size, pixels: [UInt8](repeating: 0, count: size.pixelCount * 4))
     }

@@ -4,6 +4,7 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
     case unknownFilter(String)
     case decodedSizeMismatch(expected: PixelSize, got: PixelSize)
 
+    /// One line, without the file name.
     public var description: String {
         switch self {
         case .unknownFilter(let name):
@@ -30,9 +31,12 @@ public struct Rendering: Sendable {
 /// the stored-frame colour filters, the geometry, the `aas:Filters` steps, the area shrink that
 /// `--max-size` asked for, quantize, orient.
 public struct Renderer: Sendable {
+    /// Decodes the JPEG, enforcing its size and corruption limits.
     public var decoder: JPEGDecoder
+    /// Working space, exact effect tables and the unknown-filter policy.
     public var colour: ColourOptions
 
+    /// Defaults: `JPEGDecoder()`'s limits and `ColourOptions()` (linear, built-in effects).
     public init(decoder: JPEGDecoder = JPEGDecoder(), colour: ColourOptions = ColourOptions()) {
         (self.decoder, self.colour) = (decoder, colour)
     }
@@ -42,6 +46,8 @@ public struct Renderer: Sendable {
         _ = try ColourProgram(chain: plan.rescaledChain, options: colour)
     }
 
+    /// Decodes `jpeg` (the photo the plan was made for) at the plan's scale and runs the plan.
+    /// Throws `RenderError` or `DecodeError`.
     public func render(_ plan: RenderPlan, jpeg: [UInt8]) throws -> Rendering {
         let program = try ColourProgram(chain: plan.rescaledChain, options: colour)
         let decoded = try decoder.decode(jpeg, scale: plan.decodeScale)

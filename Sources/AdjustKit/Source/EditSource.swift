@@ -14,6 +14,7 @@ public enum EditOrigin: Equatable, Sendable, CustomStringConvertible {
     /// No edit was found: the original is rendered, oriented.
     case none
 
+    /// How messages name the origin, e.g. `sidecar IMG_0001.xmp`.
     public var description: String {
         switch self {
         case .xmpFile(let path): return "XMP file \(path)"
@@ -27,15 +28,20 @@ public enum EditOrigin: Equatable, Sendable, CustomStringConvertible {
 
 /// An edit and what was learned while reading it.
 public struct LoadedEdit: Sendable {
+    /// The edit as read; empty when none was found.
     public var chain: EditChain
+    /// Where the edit was read from.
     public var origin: EditOrigin
+    /// Remarks made while reading (unknown properties, incomplete filters), one line each.
     public var warnings: [String]
 }
 
 /// Finds and reads edits (xmp-format.md §8).
 public struct EditSource: Sendable {
+    /// Limits applied to every file and packet read.
     public var limits: InputLimits
 
+    /// A source that reads within `limits`.
     public init(limits: InputLimits = InputLimits()) { self.limits = limits }
 
     /// Reads the edit in `path`, whatever holds it: an XMP packet, a plist/JSON metadata dump

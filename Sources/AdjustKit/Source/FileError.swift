@@ -12,17 +12,23 @@ public struct FileError: Error, CustomStringConvertible {
         case unwritable
     }
 
+    /// The file at fault, as the caller named it.
     public var path: String
+    /// The class of failure, which `adjust` maps to its exit status.
     public var kind: Kind
+    /// One line, without the file name.
     public var problem: String
 
+    /// A failure of `path`, described by `problem`.
     public init(path: String, kind: Kind, problem: String) {
         (self.path, self.kind, self.problem) = (path, kind, problem)
     }
 
+    /// A failure of `path`, described by `error`'s own description.
     public init(path: String, kind: Kind, _ error: any Error) {
         self.init(path: path, kind: kind, problem: "\(error)")
     }
 
+    /// `path: problem`, on one line.
     public var description: String { "\(path): \(problem)" }
 }

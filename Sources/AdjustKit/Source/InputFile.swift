@@ -2,8 +2,11 @@ import Foundation
 
 /// Reads whole input files, refusing anything larger than a limit before reading it.
 public enum InputFile {
+    /// 256 MiB, the default `--max-input-bytes`.
     public static let defaultLimit = 256 << 20
 
+    /// The whole file at `path`; a missing file, a directory, or one over `limit` bytes is refused
+    /// before anything is read.
     public static func read(_ path: String, limit: Int = defaultLimit) throws(FileError) -> [UInt8] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {

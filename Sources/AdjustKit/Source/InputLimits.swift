@@ -9,7 +9,9 @@ public struct InputLimits: Sendable {
     public var xmp: XMPLimits = .default
     /// Most `aas:Filters` items and red-eye records in one edit.
     public var maxChainFilters: Int = 64
+    /// Most `aas:RedEyeCorrections` records in one edit.
     public var maxRedEyeCorrections: Int = 64
 
+    /// The defaults, as listed in the README's Limits table.
     public init() {}
 }

@@ -6,10 +6,15 @@
 /// try edit.write(rendering, to: "IMG_0001-edited.jpg", format: .jpeg)   // keeps EXIF, ICC, XMP
 /// ```
 public struct PhotoEdit: Sendable {
+    /// The photo's path, as given.
     public var imagePath: String
+    /// The photo's whole file, read once.
     public var jpeg: [UInt8]
+    /// The edit found or loaded, and where it came from.
     public var edit: LoadedEdit
+    /// The render plan for this photo, its edit and the requested size.
     public var plan: RenderPlan
+    /// What runs `plan` on `jpeg`.
     public var renderer: Renderer
 
     /// - Parameters:

@@ -8,6 +8,7 @@ public enum ChainError: Error, Equatable, CustomStringConvertible {
     case malformedRedEyeCorrection(index: Int, reason: String)
     case tooMany(String, count: Int, limit: Int)
 
+    /// One line, without the file name.
     public var description: String {
         switch self {
         case let .invalidNumber(property, text, reason):
