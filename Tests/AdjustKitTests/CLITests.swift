@@ -4,7 +4,7 @@ import XCTest
 
 /// The built `adjust` binary, end to end: stdout, stderr, exit codes, files.
 final class CLITests: XCTestCase {
-    struct Run { var status: Int32; var stdout: String; var stderr: String }
+    typealias Run = BinaryRun
 
     static var binary: String {
         URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent()
@@ -22,19 +22,7 @@ final class CLITests: XCTestCase {
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: scratch) }
 
     private func adjust(_ arguments: String...) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = arguments
-        process.currentDirectoryURL = scratch
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
+        try BinaryRun.run(Self.binary, arguments, in: scratch)
     }
 
     private func output(_ name: String) -> String { scratch.appendingPathComponent(name).path }

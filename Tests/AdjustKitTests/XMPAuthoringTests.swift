@@ -4,7 +4,7 @@ import XCTest
 
 /// `adjust xmp`: packets authored from flags read back to the intended chain and render as iOS's.
 final class XMPAuthoringTests: XCTestCase {
-    struct Run { var status: Int32; var stdout: String; var stderr: String }
+    typealias Run = BinaryRun
 
     private var scratch: URL!
 
@@ -17,19 +17,7 @@ final class XMPAuthoringTests: XCTestCase {
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: scratch) }
 
     private func adjust(_ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLITests.binary)
-        process.arguments = arguments
-        process.currentDirectoryURL = scratch
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
+        try BinaryRun.run(CLITests.binary, arguments, in: scratch)
     }
 
     private func adjust(_ arguments: String...) throws -> Run { try adjust(arguments) }
