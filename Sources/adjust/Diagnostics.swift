@@ -29,15 +29,8 @@ enum Diagnostics {
 
     /// Warnings from reading the edit (naming the edit's file) and from planning (naming the image).
     static func report(_ edit: LoadedEdit, plan: RenderPlan?, image: String?) {
-        for warning in edit.warnings { warn("\(editLabel(edit.origin)): \(warning)") }
+        for warning in edit.warnings { warn("\(edit.origin.path ?? "edit"): \(warning)") }
         for warning in plan?.warnings ?? [] { warn(image.map { "\($0): \(warning)" } ?? warning) }
-    }
-
-    private static func editLabel(_ origin: EditOrigin) -> String {
-        switch origin {
-        case .xmpFile(let p), .metadataDump(let p), .embedded(let p), .sidecar(let p): return p
-        case .none: return "edit"
-        }
     }
 }
 

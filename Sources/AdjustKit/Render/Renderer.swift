@@ -41,13 +41,10 @@ public struct Renderer: Sendable {
         (self.decoder, self.colour) = (decoder, colour)
     }
 
-    /// Fails before decoding anything when the chain cannot be rendered (an unknown filter).
-    public func validate(_ plan: RenderPlan) throws(RenderError) {
-        _ = try ColourProgram(chain: plan.rescaledChain, options: colour)
-    }
-
     /// Decodes `jpeg` (the photo the plan was made for) at the plan's scale and runs the plan.
-    /// Throws `RenderError` or `DecodeError`.
+    /// Throws `RenderError` or `DecodeError`; `RenderError.unknownFilter` comes before anything
+    /// is decoded, when the chain has an `aas:Filters` name this version does not know (unless
+    /// the options skip them).
     public func render(_ plan: RenderPlan, jpeg: [UInt8]) throws -> Rendering {
         let program = try ColourProgram(chain: plan.rescaledChain, options: colour)
         let decoded = try decoder.decode(jpeg, scale: plan.decodeScale)

@@ -15,6 +15,14 @@ public enum EditOrigin: Equatable, Sendable, CustomStringConvertible {
     case none
 
     /// How messages name the origin, e.g. `sidecar IMG_0001.xmp`.
+    /// The file the edit was read from; nil for `.none`.
+    public var path: String? {
+        switch self {
+        case .xmpFile(let path), .metadataDump(let path), .embedded(let path), .sidecar(let path): return path
+        case .none: return nil
+        }
+    }
+
     public var description: String {
         switch self {
         case .xmpFile(let path): return "XMP file \(path)"

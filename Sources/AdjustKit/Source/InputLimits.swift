@@ -4,7 +4,7 @@ import XMPParse
 /// photos from phones and cameras; `adjust` has a flag for each.
 public struct InputLimits: Sendable {
     /// Largest input file (image, edit, metadata dump) read at all.
-    public var maxInputBytes: Int = 256 << 20
+    public var maxInputBytes: Int = InputFile.defaultLimit
     /// XMP packet size, nesting depth, property and attribute counts.
     public var xmp: XMPLimits = .default
     /// Most `aas:Filters` items and red-eye records in one edit.

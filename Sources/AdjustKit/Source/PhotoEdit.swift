@@ -40,7 +40,7 @@ public struct PhotoEdit: Sendable {
             plan = try planner.plan(storedSize: header.size, exifOrientation: exif.value, chain: edit.chain, size: size)
             if let warning = exif.warning { plan.warnings.insert(warning, at: 0) }
         } catch {
-            throw FileError(path: Self.editPath(edit.origin) ?? imagePath, kind: .invalidContent, error)
+            throw FileError(path: edit.origin.path ?? imagePath, kind: .invalidContent, error)
         }
         (self.imagePath, self.jpeg, self.edit, self.plan, self.renderer) = (imagePath, jpeg, edit, plan, renderer)
     }
@@ -48,12 +48,10 @@ public struct PhotoEdit: Sendable {
     /// Renders the planned output.
     public func render() throws(FileError) -> Rendering {
         do {
-            try renderer.validate(plan)
-        } catch {
-            throw FileError(path: Self.editPath(edit.origin) ?? imagePath, kind: .unsupported, error)
-        }
-        do {
             return try renderer.render(plan, jpeg: jpeg)
+        } catch RenderError.unknownFilter(let name) {
+            // The edit's fault, found before anything is decoded.
+            throw FileError(path: edit.origin.path ?? imagePath, kind: .unsupported, RenderError.unknownFilter(name))
         } catch {
             throw FileError(path: imagePath, kind: .invalidContent, error)
         }
@@ -93,12 +91,5 @@ public struct PhotoEdit: Sendable {
     public func write(_ rendering: Rendering, to path: String, format: ImageFormat, quality: Int = 90,
                       metadata: MetadataOptions = MetadataOptions()) throws(FileError) -> [String] {
         try Self.write(rendering, to: path, format: format, quality: quality, metadataFrom: jpeg, metadata: metadata)
-    }
-
-    static func editPath(_ origin: EditOrigin) -> String? {
-        switch origin {
-        case .xmpFile(let path), .metadataDump(let path), .embedded(let path), .sidecar(let path): return path
-        case .none: return nil
-        }
     }
 }
