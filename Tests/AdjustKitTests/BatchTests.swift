@@ -5,7 +5,7 @@ import XCTest
 /// `adjust batch`, end to end with the built binary: a folder of fixture copies with one
 /// truncated JPEG mixed in.
 final class BatchTests: XCTestCase {
-    struct Run { var status: Int32; var stdout: String; var stderr: String }
+    typealias Run = BinaryRun
 
     static var binary: String {
         URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent()
@@ -45,19 +45,7 @@ final class BatchTests: XCTestCase {
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: scratch) }
 
     private func adjust(_ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = arguments
-        process.currentDirectoryURL = scratch
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let outData = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errData = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                   stderr: String(decoding: errData, as: UTF8.self))
+        try BinaryRun.run(Self.binary, arguments, in: scratch)
     }
 
     /// Every stdout line parsed: the per-file records by input path, and the summary.

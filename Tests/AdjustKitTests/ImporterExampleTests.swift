@@ -16,16 +16,9 @@ final class ImporterExampleTests: XCTestCase {
         try FileManager.default.copyItem(atPath: TestFixtures.xmp("ios5-crop.xmp"),
                                          toPath: folder.appendingPathComponent("IMG_0001.xmp").path)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = [photo]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-
-        XCTAssertEqual(process.terminationStatus, 0, stdout)
+        let run = try BinaryRun.run(binary, [photo])
+        let stdout = run.stdout
+        XCTAssertEqual(run.status, 0, stdout + run.stderr)
         XCTAssertTrue(stdout.contains("chain: CIAffineTransform, CICrop"), stdout)
         let preview = folder.appendingPathComponent("IMG_0001-preview.jpg").path
         let size = try JPEGDecoder().header(of: TestFixtures.bytes(preview)).size

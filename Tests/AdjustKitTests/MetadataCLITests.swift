@@ -5,16 +5,8 @@ import XCTest
 /// the original's metadata survives, Orientation reads 1, the size is the output's, the edit is gone.
 final class MetadataCLITests: XCTestCase {
     private func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, out: Data) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let out = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, out)
+        let run = try BinaryRun.run(executable, arguments)
+        return (run.status, run.output)
     }
 
     private func tag(_ name: String, _ file: String) throws -> Data {

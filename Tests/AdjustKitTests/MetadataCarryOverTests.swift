@@ -137,17 +137,9 @@ final class MetadataCarryOverTests: XCTestCase {
     @discardableResult
     private func exiftool(_ arguments: [String]) throws -> Data {
         guard let path = Self.exiftoolPath else { throw XCTSkip("exiftool is not installed") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "exiftool \(arguments.joined(separator: " "))")
-        return data
+        let run = try BinaryRun.run(path, arguments)
+        XCTAssertEqual(run.status, 0, "exiftool \(arguments.joined(separator: " "))")
+        return run.output
     }
 
     private func text(_ arguments: [String]) throws -> String {

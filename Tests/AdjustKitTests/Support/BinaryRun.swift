@@ -1,10 +1,12 @@
 import Foundation
 
-/// What a run of a built binary printed and how it ended.
+/// What a run of a program printed and how it ended.
 struct BinaryRun {
     var status: Int32
-    var stdout: String
+    /// Standard output as bytes (exiftool -b prints binary values).
+    var output: Data
     var stderr: String
+    var stdout: String { String(decoding: output, as: UTF8.self) }
 
     /// Runs `executable` with `arguments` in `directory`, capturing both streams.
     static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil) throws -> BinaryRun {
@@ -16,10 +18,9 @@ struct BinaryRun {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return BinaryRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                         stderr: String(decoding: stderr, as: UTF8.self))
+        return BinaryRun(status: process.terminationStatus, output: outData, stderr: String(decoding: errData, as: UTF8.self))
     }
 }
