@@ -9,7 +9,7 @@ import CLibXML2
 /// the options below never ask for DTD processing. A structured-error hook keeps the first error,
 /// because libxml2 keeps parsing after a fatal error and its last error is usually a consequence
 /// ("Premature end of data") rather than the cause.
-enum HardenedXMLReader {
+public enum HardenedXMLReader {
     /// Options for `xmlCtxtReadMemory`. Deliberately absent: NOENT, DTDLOAD, DTDATTR, DTDVALID,
     /// HUGE, XINCLUDE. NOERROR/NOWARNING keep libxml2 from printing; errors are still recorded and
     /// reported through `XMPError.malformedXML`. IGNORE_ENC, with UTF-8 forced below, makes
@@ -26,7 +26,7 @@ enum HardenedXMLReader {
     /// Parses `utf8` (read as UTF-8 whatever its XML declaration says) and passes the root element
     /// to `body`; the document is freed when `body` returns or throws, so no libxml2 pointer may
     /// escape `body`.
-    static func withRootElement<Result>(
+    public static func withRootElement<Result>(
         ofUTF8 bytes: [UInt8],
         _ body: (xmlNodePtr) throws(XMPError) -> Result
     ) throws(XMPError) -> Result {

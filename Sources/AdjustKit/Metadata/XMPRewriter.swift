@@ -1,4 +1,5 @@
 import CLibXML2
+import XMPParse
 
 /// Rewrites the original's standard XMP packet for a rendered image with libxml2's tree API:
 /// every property in the aas namespace (`AdjustmentNamespace.aas`) is removed from every
@@ -7,7 +8,7 @@ import CLibXML2
 /// can mirror (tiff:Orientation, tiff:ImageWidth/ImageLength, exif:PixelXDimension/
 /// PixelYDimension) are updated where present. Everything else, crs: included, is kept.
 ///
-/// The parse is hardened like XMPParse's reader: a DOCTYPE or entity declaration stops it (the
+/// The parse is XMPParse's `HardenedXMLReader`: a DOCTYPE or entity declaration stops it (the
 /// XMP is then dropped), no network, no entity substitution, no DTD loading; input is read as
 /// UTF-8 whatever its declaration says.
 enum XMPRewriter {
@@ -27,38 +28,21 @@ enum XMPRewriter {
     private static let tiff = "http://ns.adobe.com/tiff/1.0/"
     private static let exif = "http://ns.adobe.com/exif/1.0/"
 
-    private static let parseOptions = Int32(bitPattern:
-        XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
-            | XML_PARSE_IGNORE_ENC.rawValue)
-
-    private static let libraryInitialized: Void = { xmlInitParser() }()
-
     static func rewrite(_ packet: [UInt8], outputSize: PixelSize) -> Outcome {
-        _ = libraryInitialized
-        guard !packet.isEmpty, let length = Int32(exactly: packet.count) else { return .failed("metadata: XMP packet is empty; XMP dropped") }
-        guard let context = xmlNewParserCtxt() else { return .failed("metadata: libxml2 could not create a parser; XMP dropped") }
-        defer { xmlFreeParserCtxt(context) }
-        let refusal = DeclarationRefusal()
-        context.pointee._private = Unmanaged.passUnretained(refusal).toOpaque()
-        defer { context.pointee._private = nil }
-        if let sax = context.pointee.sax {
-            sax.pointee.internalSubset = { userData, _, _, _ in XMPRewriter.refuse(userData) }
-            sax.pointee.externalSubset = { userData, _, _, _ in XMPRewriter.refuse(userData) }
-            sax.pointee.entityDecl = { userData, _, _, _, _, _ in XMPRewriter.refuse(userData) }
-        }
-        let parsed: xmlDocPtr? = packet.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                xmlCtxtReadMemory(context, $0, length, nil, "UTF-8", parseOptions)
+        guard !packet.isEmpty else { return .failed("metadata: XMP packet is empty; XMP dropped") }
+        do {
+            return try HardenedXMLReader.withRootElement(ofUTF8: packet) { root in
+                rewrite(root: root, document: root.pointee.doc, outputSize: outputSize)
             }
-        }
-        defer { if let parsed { xmlFreeDoc(parsed) } }
-        if refusal.seen { return .failed("metadata: XMP has a DOCTYPE or entity declaration; XMP dropped") }
-        guard let doc = parsed, context.pointee.wellFormed != 0, context.pointee.nsWellFormed != 0,
-              doc.pointee.intSubset == nil, doc.pointee.extSubset == nil,
-              let root = xmlDocGetRootElement(doc) else {
+        } catch .doctypeForbidden {
+            return .failed("metadata: XMP has a DOCTYPE or entity declaration; XMP dropped")
+        } catch {
             return .failed("metadata: XMP is not well-formed XML; XMP dropped")
         }
+    }
 
+    /// Edits the parsed tree in place and serialises it (the document is freed by the reader).
+    private static func rewrite(root: xmlNodePtr, document doc: xmlDocPtr, outputSize: PixelSize) -> Outcome {
         var descriptions: [xmlNodePtr] = []
         collectDescriptions(root, into: &descriptions)
         var changed = false
@@ -85,20 +69,6 @@ enum XMPRewriter {
         }
         while let last = bytes.last, last == 0x0A { bytes.removeLast() }
         return .rewritten(bytes)
-    }
-
-    // MARK: - Hardening
-
-    private final class DeclarationRefusal { var seen = false }
-
-    /// `userData` in a SAX callback is the parser context (`xmlNewParserCtxt` sets it so).
-    private static func refuse(_ userData: UnsafeMutableRawPointer?) {
-        guard let userData else { return }
-        let context = userData.assumingMemoryBound(to: xmlParserCtxt.self)
-        if let state = context.pointee._private {
-            Unmanaged<DeclarationRefusal>.fromOpaque(state).takeUnretainedValue().seen = true
-        }
-        xmlStopParser(context)
     }
 
     // MARK: - Tree edits
