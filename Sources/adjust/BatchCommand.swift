@@ -137,14 +137,9 @@ struct BatchItem {
 
 /// Finding the photos and mapping them to outputs.
 enum BatchFiles {
-    /// Device and inode: the identity of a file, whatever the path that names it.
-    struct Key: Hashable { var device: UInt64; var inode: UInt64 }
+    typealias Key = FileIdentity
 
-    static func key(_ path: String) -> Key? {
-        var s = stat()
-        guard stat(path, &s) == 0 else { return nil }
-        return Key(device: UInt64(s.st_dev), inode: UInt64(s.st_ino))
-    }
+    static func key(_ path: String) -> Key? { FileIdentity(path: path) }
 
     static func isJPEGName(_ name: String) -> Bool {
         let ext = (name as NSString).pathExtension.lowercased()
@@ -198,7 +193,7 @@ enum BatchFiles {
                 if s.st_mode & S_IFMT == S_IFDIR {
                     walk(path, relative: rel)
                 } else if s.st_mode & S_IFMT == S_IFREG, isJPEGName(name) {
-                    add(path, relative: rel, key: Key(device: UInt64(s.st_dev), inode: UInt64(s.st_ino)))
+                    add(path, relative: rel, key: Key(s))
                 }
             }
         }
@@ -217,7 +212,7 @@ enum BatchFiles {
                 walk(root, relative: "")
             } else {
                 add(input, relative: (input as NSString).lastPathComponent,
-                    key: Key(device: UInt64(s.st_dev), inode: UInt64(s.st_ino)))
+                    key: Key(s))
             }
         }
 

@@ -66,7 +66,7 @@ struct CompareCommand: ParsableCommand {
             }
             comparison = try ImageComparator.compare(a.image, b.image)
             if let diffImage {
-                if Self.samePath(diffImage, first) || Self.samePath(diffImage, second) {
+                if FileIdentity.same(diffImage, first) || FileIdentity.same(diffImage, second) {
                     throw FileError(path: diffImage, kind: .unwritable, problem: "refusing to overwrite an input image")
                 }
                 let difference = try ImageComparator.differenceImage(a.image, b.image)
@@ -100,7 +100,7 @@ struct CompareCommand: ParsableCommand {
             failures.append("max difference \(comparison.maxDifference) (\(worst)) exceeds --max-diff \(maxDiff)")
         }
         if let minPsnr, comparison.psnr < minPsnr {
-            failures.append("PSNR \(Self.psnrText(comparison.psnr)) dB is below --min-psnr \(Self.number(minPsnr))")
+            failures.append("PSNR \(Self.psnrText(comparison.psnr)) dB is below --min-psnr \(NumberStyle.exact.format(minPsnr))")
         }
         return failures
     }
@@ -146,14 +146,5 @@ struct CompareCommand: ParsableCommand {
 
     static func psnrText(_ psnr: Double) -> String {
         psnr.isInfinite ? "inf" : String(format: "%.4f", psnr)
-    }
-
-    private static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
-    }
-
-    private static func samePath(_ a: String, _ b: String) -> Bool {
-        URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath().path
-            == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath().path
     }
 }

@@ -73,7 +73,7 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         let (format, outputPath) = try outputFormatAndPath()
         do {
-            if Self.sameFile(input, outputPath) {
+            if FileIdentity.same(input, outputPath) {
                 throw FileError(path: outputPath, kind: .unwritable, problem: "refusing to overwrite the input image")
             }
             let renderer = Renderer(decoder: limits.decoder, colour: try colour.options())
@@ -94,11 +94,5 @@ struct RenderCommand: ParsableCommand {
         } catch let error as FileError {
             throw Diagnostics.fail(error)
         }
-    }
-
-    private static func sameFile(_ a: String, _ b: String) -> Bool {
-        var sa = stat(), sb = stat()
-        guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
-        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
     }
 }

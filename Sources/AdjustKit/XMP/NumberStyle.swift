@@ -8,7 +8,8 @@ public enum NumberStyle: Sendable {
     /// The shortest text that reads back to the same Double: lossless.
     case exact
 
-    func format(_ value: Double) -> String {
+    /// `value` spelled in this style.
+    public func format(_ value: Double) -> String {
         switch self {
         case .coreImage:
             return String(format: "%g", value)
