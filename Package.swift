@@ -23,8 +23,12 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng",
                        providers: [.apt(["libpng-dev"])]),
 
+        // Region decoding and row-streamed encoding through libjpeg's own API (Debian:
+        // libjpeg62-turbo-dev); C because libjpeg reports errors by longjmp.
+        .target(name: "CJPEGRegion", linkerSettings: [.linkedLibrary("jpeg")]),
+
         .target(name: "XMPParse", dependencies: ["CLibXML2"]),
-        .target(name: "AdjustKit", dependencies: ["XMPParse", "CTurboJPEG", "CExif", "CPNG"]),
+        .target(name: "AdjustKit", dependencies: ["XMPParse", "CTurboJPEG", "CJPEGRegion", "CExif", "CPNG"]),
         .executableTarget(name: "adjust", dependencies: [
             "AdjustKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

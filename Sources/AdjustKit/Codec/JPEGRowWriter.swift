@@ -1,0 +1,53 @@
+import CJPEGRegion
+import Foundation
+
+/// Encodes a JPEG row by row through libjpeg's API, so that rows can be compressed as they are
+/// rendered instead of after the whole image exists. The bytes are those `JPEGEncoder` writes
+/// for the same opaque pixels: baseline, 4:2:0 below quality 90 and 4:4:4 from 90, set up as
+/// TurboJPEG's `tjCompress2` does. One thread at a time.
+final class JPEGRowWriter: @unchecked Sendable {
+    /// Width × height of the image being written.
+    let size: PixelSize
+    /// The row the next `write` starts at.
+    private(set) var nextRow = 0
+
+    private let encoder: OpaquePointer
+
+    /// Starts a `size` image at `quality` (1…100).
+    init(size: PixelSize, quality: Int) throws(EncodeError) {
+        var message = [CChar](repeating: 0, count: 256)
+        guard let encoder = jr_encoder_open(Int32(size.width), Int32(size.height), Int32(quality),
+                                            quality >= 90 ? 1 : 0, &message, message.count) else {
+            throw EncodeError(description: "JPEG encoding failed: \(Self.trimmed(String(cString: message)))")
+        }
+        (self.size, self.encoder) = (size, encoder)
+    }
+
+    deinit { jr_encoder_close(encoder) }
+
+    /// Compresses the next `count` rows of RGB pixels (3 bytes each, `size.width` a row), rows
+    /// `stride` bytes apart.
+    func write(rows: UnsafePointer<UInt8>, stride: Int, count: Int) throws(EncodeError) {
+        precondition(count >= 0 && count <= size.height - nextRow, "\(count) rows from row \(nextRow) of \(size.height)")
+        precondition(stride >= size.width * 3, "stride \(stride) under \(size.width) pixels")
+        guard jr_encoder_write(encoder, rows, stride, Int32(count)) == Int32(JR_OK) else { throw failure() }
+        nextRow += count
+    }
+
+    /// The finished file, once every row has been written.
+    func finish() throws(EncodeError) -> [UInt8] {
+        var bytes: UnsafePointer<UInt8>? = nil
+        var count = 0
+        guard jr_encoder_finish(encoder, &bytes, &count) == Int32(JR_OK), let bytes else { throw failure() }
+        return Array(UnsafeBufferPointer(start: bytes, count: count))
+    }
+
+    private func failure() -> EncodeError {
+        EncodeError(description: "JPEG encoding failed: \(Self.trimmed(String(cString: jr_encoder_message(encoder))))")
+    }
+
+    private static func trimmed(_ text: String) -> String {
+        let message = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return message.isEmpty ? "unknown error" : message
+    }
+}

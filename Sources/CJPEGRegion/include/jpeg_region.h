@@ -1,0 +1,74 @@
+#ifndef JPEG_REGION_H
+#define JPEG_REGION_H
+
+/* Region decoding and row-streamed encoding through libjpeg-turbo's libjpeg API.
+ *
+ * libjpeg reports errors by longjmp-ing out of its error handler, which Swift cannot survive,
+ * so every libjpeg call happens inside one of these functions, behind a setjmp. Errors come back
+ * as a status code; the message (libjpeg's own text) is in the handle, or in `err` for open. After
+ * an error a handle only accepts close. */
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    JR_OK = 0,
+    JR_ERROR = 1, /* libjpeg error, or a warning that was not tolerated; see the message */
+    JR_CMYK = 2   /* CMYK or YCCK, refused like JPEGDecoder does */
+};
+
+typedef struct jr_decoder jr_decoder;
+typedef struct jr_encoder jr_encoder;
+
+/* Reads the header of `data`, which must stay valid until close. Returns NULL with *status and
+ * `err` (NUL-terminated, at most err_size bytes) set on failure. Warnings (corrupt data libjpeg
+ * can paper over) fail unless tolerate_warnings, as TurboJPEG's TJFLAG_STOPONWARNING;
+ * limit_scans fails progressive files after 500 scans, as TJFLAG_LIMITSCANS. */
+jr_decoder *jr_decoder_open(const unsigned char *data, size_t size, int tolerate_warnings,
+                            int limit_scans, int *status, char *err, size_t err_size);
+
+/* The size as stored. */
+int jr_decoder_width(const jr_decoder *dec);
+int jr_decoder_height(const jr_decoder *dec);
+
+/* Starts decoding at scale_num/8 (1...16), RGB (grayscale expanded), delivering columns [x, x+w)
+ * of the scaled image, ceil(W*n/8) x ceil(H*n/8), from row y down. Pixels are byte-identical to
+ * TurboJPEG's tjDecompress2 at the same scale. *out_x and *out_w report the columns each read
+ * delivers (x and w: the wider crop libjpeg decodes stays inside). Call once. */
+int jr_decoder_start(jr_decoder *dec, int scale_num, int x, int w, int y, int *out_x, int *out_w);
+
+/* Reads the next `rows` rows (no more than are left) into dst, `stride` bytes apart. */
+int jr_decoder_read(jr_decoder *dec, unsigned char *dst, size_t stride, int rows);
+
+/* The last error's message, "" if none. */
+const char *jr_decoder_message(const jr_decoder *dec);
+
+/* Stops (possibly early, on purpose) and frees. NULL is ignored. */
+void jr_decoder_close(jr_decoder *dec);
+
+/* A baseline JPEG encoder set up as TurboJPEG's tjCompress2 would be for TJPF_RGB input,
+ * 4:4:4 or 4:2:0 and flags 0, so that the bytes are the same. Returns NULL with `err` set on
+ * failure. */
+jr_encoder *jr_encoder_open(int width, int height, int quality, int subsample_444,
+                            char *err, size_t err_size);
+
+/* Compresses the next `rows` RGB rows (3 bytes a pixel), `stride` bytes apart. */
+int jr_encoder_write(jr_encoder *enc, const unsigned char *rgb, size_t stride, int rows);
+
+/* After every row is written: completes the file. *out stays owned by the encoder and valid
+ * until close. */
+int jr_encoder_finish(jr_encoder *enc, const unsigned char **out, size_t *size);
+
+const char *jr_encoder_message(const jr_encoder *enc);
+
+/* Frees the encoder and its output. NULL is ignored. */
+void jr_encoder_close(jr_encoder *enc);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,385 @@
+#include "jpeg_region.h"
+
+#include <setjmp.h>
+#include <stdio.h> /* jpeglib.h uses FILE and size_t without including them */
+#include <stdlib.h>
+#include <string.h>
+
+#include <jpeglib.h>
+#include <jerror.h>
+
+/* libjpeg's error_exit must not return. Ours formats the message into the handle and longjmps
+ * back to the setjmp in whichever shim function is running. */
+typedef struct {
+    struct jpeg_error_mgr pub;
+    jmp_buf jump;
+    int tolerate_warnings;
+    char message[JMSG_LENGTH_MAX];
+} jr_error;
+
+static void jr_error_exit(j_common_ptr cinfo) {
+    jr_error *err = (jr_error *)cinfo->err;
+    (*cinfo->err->format_message)(cinfo, err->message);
+    longjmp(err->jump, 1);
+}
+
+/* Warnings (msg_level -1) stop the work unless tolerated, as TurboJPEG's TJFLAG_STOPONWARNING
+ * does; trace messages (>= 0) are dropped. Nothing goes to stderr. */
+static void jr_emit_message(j_common_ptr cinfo, int msg_level) {
+    jr_error *err = (jr_error *)cinfo->err;
+    if (msg_level >= 0) return;
+    if (!err->tolerate_warnings) jr_error_exit(cinfo);
+    cinfo->err->num_warnings++;
+}
+
+static void jr_output_message(j_common_ptr cinfo) { (void)cinfo; }
+
+static void jr_error_init(jr_error *err, int tolerate_warnings) {
+    jpeg_std_error(&err->pub);
+    err->pub.error_exit = jr_error_exit;
+    err->pub.emit_message = jr_emit_message;
+    err->pub.output_message = jr_output_message;
+    err->tolerate_warnings = tolerate_warnings;
+    err->message[0] = '\0';
+}
+
+static void jr_copy_message(const char *message, char *err, size_t err_size) {
+    if (err && err_size > 0) snprintf(err, err_size, "%s", message);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Decoder */
+
+struct jr_decoder {
+    struct jpeg_decompress_struct cinfo;
+    jr_error err;
+    struct jpeg_progress_mgr progress;
+    int failed, started;
+    int stored_width, stored_height;
+    /* Columns delivered, and where they start within libjpeg's (wider) cropped rows. */
+    int out_x, out_w, skip_cols;
+    int next_row;
+    /* Rows of libjpeg's cropped width, for when the delivered columns are a part of them. */
+    unsigned char *buffer;
+    int buffer_rows;
+    size_t buffer_stride;
+};
+
+/* TurboJPEG's TJFLAG_LIMITSCANS: a progressive file can have thousands of tiny scans, each
+ * costing a pass over the coefficients (a CPU bomb). */
+static void jr_progress_monitor(j_common_ptr cinfo) {
+    j_decompress_ptr dinfo = (j_decompress_ptr)cinfo;
+    jr_error *err = (jr_error *)cinfo->err;
+    if (dinfo->input_scan_number > 500) {
+        snprintf(err->message, sizeof err->message, "Progressive JPEG image has more than 500 scans");
+        longjmp(err->jump, 1);
+    }
+}
+
+jr_decoder *jr_decoder_open(const unsigned char *data, size_t size, int tolerate_warnings,
+                            int limit_scans, int *status, char *err, size_t err_size) {
+    jr_decoder *dec = calloc(1, sizeof *dec);
+    if (!dec) {
+        *status = JR_ERROR;
+        jr_copy_message("out of memory", err, err_size);
+        return NULL;
+    }
+    dec->cinfo.err = &dec->err.pub;
+    jr_error_init(&dec->err, tolerate_warnings);
+    if (setjmp(dec->err.jump)) {
+        *status = JR_ERROR;
+        jr_copy_message(dec->err.message, err, err_size);
+        jr_decoder_close(dec);
+        return NULL;
+    }
+    jpeg_create_decompress(&dec->cinfo);
+    if (limit_scans) {
+        dec->progress.progress_monitor = jr_progress_monitor;
+        dec->cinfo.progress = &dec->progress;
+    }
+    jpeg_mem_src(&dec->cinfo, data, (unsigned long)size);
+    jpeg_read_header(&dec->cinfo, TRUE);
+    if (dec->cinfo.jpeg_color_space == JCS_CMYK || dec->cinfo.jpeg_color_space == JCS_YCCK) {
+        *status = JR_CMYK;
+        jr_copy_message("CMYK", err, err_size);
+        jr_decoder_close(dec);
+        return NULL;
+    }
+    dec->stored_width = (int)dec->cinfo.image_width;
+    dec->stored_height = (int)dec->cinfo.image_height;
+    *status = JR_OK;
+    return dec;
+}
+
+int jr_decoder_width(const jr_decoder *dec) { return dec->stored_width; }
+int jr_decoder_height(const jr_decoder *dec) { return dec->stored_height; }
+
+/* libjpeg's jdiv_round_up(dimension * n, 8), which is also TurboJPEG's TJSCALED. */
+static int jr_decoder_scaled_width(const jr_decoder *dec, int scale_num) {
+    return (int)(((long)dec->stored_width * scale_num + 7) / 8);
+}
+static int jr_decoder_scaled_height(const jr_decoder *dec, int scale_num) {
+    return (int)(((long)dec->stored_height * scale_num + 7) / 8);
+}
+
+static int jr_fail(jr_decoder *dec, const char *message) {
+    snprintf(dec->err.message, sizeof dec->err.message, "%s", message);
+    dec->failed = 1;
+    return JR_ERROR;
+}
+
+/* Reads up to `rows` rows of libjpeg's cropped width into dst. */
+static void jr_read_cropped(jr_decoder *dec, unsigned char *dst, size_t stride, int rows) {
+    JSAMPROW pointers[64];
+    while (rows > 0) {
+        int chunk = rows < 64 ? rows : 64;
+        for (int i = 0; i < chunk; i++) pointers[i] = dst + (size_t)i * stride;
+        JDIMENSION got = jpeg_read_scanlines(&dec->cinfo, pointers, (JDIMENSION)chunk);
+        /* A memory source never suspends; 0 would mean a libjpeg state we do not expect. */
+        if (got == 0) {
+            snprintf(dec->err.message, sizeof dec->err.message, "libjpeg returned no rows");
+            longjmp(dec->err.jump, 1);
+        }
+        dst += (size_t)got * stride;
+        rows -= (int)got;
+    }
+}
+
+/* Reads `rows` rows through the buffer and copies the delivered columns. */
+static void jr_read_buffered(jr_decoder *dec, unsigned char *dst, size_t stride, int rows) {
+    while (rows > 0) {
+        int chunk = rows < dec->buffer_rows ? rows : dec->buffer_rows;
+        jr_read_cropped(dec, dec->buffer, dec->buffer_stride, chunk);
+        for (int i = 0; i < chunk; i++)
+            memcpy(dst + (size_t)i * stride, dec->buffer + (size_t)i * dec->buffer_stride + (size_t)dec->skip_cols * 3,
+                   (size_t)dec->out_w * 3);
+        dst += (size_t)chunk * stride;
+        rows -= chunk;
+    }
+}
+
+int jr_decoder_start(jr_decoder *dec, int scale_num, int x, int w, int y, int *out_x, int *out_w) {
+    struct jpeg_decompress_struct *cinfo = &dec->cinfo;
+    if (dec->failed) return JR_ERROR;
+    if (dec->started) return jr_fail(dec, "decoding already started");
+    if (scale_num < 1 || scale_num > 16) return jr_fail(dec, "scale must be 1/8 to 16/8");
+    int width = jr_decoder_scaled_width(dec, scale_num), height = jr_decoder_scaled_height(dec, scale_num);
+    if (x < 0 || w < 1 || x > width - w || y < 0 || y > height)
+        return jr_fail(dec, "region outside the decoded image");
+    if (setjmp(dec->err.jump)) {
+        dec->failed = 1;
+        return JR_ERROR;
+    }
+    /* TurboJPEG decodes with the largest factor m/8 whose output fits the size asked for, so an
+     * image under 8 px a side asked for at n/8 can be decoded at a larger m/8 of the same output
+     * size (and other pixels). Do as it does. */
+    while (scale_num < 16 && jr_decoder_scaled_width(dec, scale_num + 1) == width &&
+           jr_decoder_scaled_height(dec, scale_num + 1) == height)
+        scale_num++;
+    dec->started = 1;
+    cinfo->scale_num = (unsigned int)scale_num;
+    cinfo->scale_denom = 8;
+    cinfo->out_color_space = JCS_RGB;
+    jpeg_start_decompress(cinfo);
+    if ((int)cinfo->output_width != width || (int)cinfo->output_height != height)
+        return jr_fail(dec, "libjpeg's scaled size differs from ceil(size * n / 8)");
+
+    /* jpeg_crop_scanline moves the left edge down to an iMCU boundary and keeps the right edge,
+     * and the upsampler then treats both edges as the image's: fancy (triangle) upsampling of
+     * 4:2:0 and 4:2:2 chroma replicates the edge sample instead of using its neighbour, so the
+     * outermost column on each side can differ from a full decode (seen at 8/8 for 4:2:0, where
+     * smaller scales have the IDCT scale chroma up instead, and at every scale for 4:2:2). A
+     * crop under two chroma samples wide is worse: libjpeg switches to plain replicating
+     * upsampling for it (seen for columns 0..<1). So the crop gets one iMCU more on each side
+     * (then it is over one iMCU wide, and its edges are never delivered columns) and only the
+     * columns asked for are delivered. jpeg_skip_scanlines needs no margin: where the
+     * vertical upsampler needs context rows it decodes them rather than skipping them (tests
+     * check every row offset in the first iMCU rows). */
+    int margin = cinfo->min_DCT_scaled_size * cinfo->max_h_samp_factor;
+    int crop_start = x > margin ? x - margin : 0;
+    int crop_end = x + w < width - margin ? x + w + margin : width;
+    JDIMENSION crop_x = (JDIMENSION)crop_start, crop_w = (JDIMENSION)(crop_end - crop_start);
+    jpeg_crop_scanline(cinfo, &crop_x, &crop_w);
+    dec->out_x = x;
+    dec->out_w = w;
+    dec->skip_cols = x - (int)crop_x;
+    dec->buffer_rows = cinfo->min_DCT_scaled_size * cinfo->max_v_samp_factor; /* one iMCU row */
+    dec->buffer_stride = (size_t)crop_w * 3;
+    dec->buffer = malloc(dec->buffer_stride * (size_t)dec->buffer_rows);
+    if (!dec->buffer) return jr_fail(dec, "out of memory");
+
+    if (y > 0) jpeg_skip_scanlines(cinfo, (JDIMENSION)y);
+    dec->next_row = y;
+    *out_x = dec->out_x;
+    *out_w = dec->out_w;
+    return JR_OK;
+}
+
+int jr_decoder_read(jr_decoder *dec, unsigned char *dst, size_t stride, int rows) {
+    if (dec->failed) return JR_ERROR;
+    if (!dec->started) return jr_fail(dec, "decoding not started");
+    if (rows < 0 || rows > (int)dec->cinfo.output_height - dec->next_row)
+        return jr_fail(dec, "more rows asked for than are left");
+    if (setjmp(dec->err.jump)) {
+        dec->failed = 1;
+        return JR_ERROR;
+    }
+    if (dec->skip_cols == 0 && (int)dec->cinfo.output_width == dec->out_w)
+        jr_read_cropped(dec, dst, stride, rows);
+    else
+        jr_read_buffered(dec, dst, stride, rows);
+    dec->next_row += rows;
+    return JR_OK;
+}
+
+const char *jr_decoder_message(const jr_decoder *dec) { return dec->err.message; }
+
+void jr_decoder_close(jr_decoder *dec) {
+    if (!dec) return;
+    /* Destroying also aborts: stopping before the last row is the point of a region decode,
+     * and jpeg_finish_decompress would read (and check) the rest of the file. */
+    jpeg_destroy_decompress(&dec->cinfo);
+    free(dec->buffer);
+    free(dec);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Encoder */
+
+/* A growing memory destination that the encoder owns. jpeg_mem_dest would do, except that
+ * after an error its buffer pointer may already have been freed by a reallocation. */
+typedef struct {
+    struct jpeg_destination_mgr pub;
+    unsigned char *data;
+    size_t capacity, size;
+} jr_destination;
+
+struct jr_encoder {
+    struct jpeg_compress_struct cinfo;
+    jr_error err;
+    jr_destination dest;
+    int failed, finished;
+};
+
+static void jr_dest_init(j_compress_ptr cinfo) { (void)cinfo; }
+
+static boolean jr_dest_grow(j_compress_ptr cinfo) {
+    jr_destination *dest = (jr_destination *)cinfo->dest;
+    size_t capacity = dest->capacity * 2;
+    unsigned char *data = realloc(dest->data, capacity);
+    if (!data) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 10);
+    /* libjpeg calls this only when the buffer is full. */
+    dest->pub.next_output_byte = data + dest->capacity;
+    dest->pub.free_in_buffer = capacity - dest->capacity;
+    dest->data = data;
+    dest->capacity = capacity;
+    return TRUE;
+}
+
+static void jr_dest_term(j_compress_ptr cinfo) {
+    jr_destination *dest = (jr_destination *)cinfo->dest;
+    dest->size = dest->capacity - dest->pub.free_in_buffer;
+}
+
+jr_encoder *jr_encoder_open(int width, int height, int quality, int subsample_444,
+                            char *err, size_t err_size) {
+    if (width < 1 || height < 1 || width > JPEG_MAX_DIMENSION || height > JPEG_MAX_DIMENSION) {
+        jr_copy_message("image size outside 1...65500", err, err_size);
+        return NULL;
+    }
+    jr_encoder *enc = calloc(1, sizeof *enc);
+    if (!enc) {
+        jr_copy_message("out of memory", err, err_size);
+        return NULL;
+    }
+    enc->cinfo.err = &enc->err.pub;
+    /* TurboJPEG only stops on compression warnings when asked to; flags 0 does not. */
+    jr_error_init(&enc->err, 1);
+    if (setjmp(enc->err.jump)) {
+        jr_copy_message(enc->err.message, err, err_size);
+        jr_encoder_close(enc);
+        return NULL;
+    }
+    jpeg_create_compress(&enc->cinfo);
+    /* Roughly the output for quality 90 4:2:0, so a few doublings at most. */
+    enc->dest.capacity = (size_t)width * (size_t)height / 4 + 4096;
+    enc->dest.data = malloc(enc->dest.capacity);
+    if (!enc->dest.data) ERREXIT1(&enc->cinfo, JERR_OUT_OF_MEMORY, 10);
+    enc->dest.pub.init_destination = jr_dest_init;
+    enc->dest.pub.empty_output_buffer = jr_dest_grow;
+    enc->dest.pub.term_destination = jr_dest_term;
+    enc->dest.pub.next_output_byte = enc->dest.data;
+    enc->dest.pub.free_in_buffer = enc->dest.capacity;
+    enc->cinfo.dest = &enc->dest.pub;
+
+    /* tjCompress2's setCompDefaults (libjpeg-turbo 2.1.5) for TJPF_RGB and flags 0, in its order. */
+    struct jpeg_compress_struct *cinfo = &enc->cinfo;
+    cinfo->image_width = (JDIMENSION)width;
+    cinfo->image_height = (JDIMENSION)height;
+    cinfo->in_color_space = JCS_RGB;
+    cinfo->input_components = 3;
+    jpeg_set_defaults(cinfo);
+    jpeg_set_quality(cinfo, quality, TRUE);
+    /* Not ISLOW throughout: without TJFLAG_ACCURATEDCT TurboJPEG takes the fast integer DCT
+     * below quality 96. */
+    cinfo->dct_method = quality >= 96 ? JDCT_ISLOW : JDCT_FASTEST;
+    jpeg_set_colorspace(cinfo, JCS_YCbCr);
+    cinfo->comp_info[0].h_samp_factor = subsample_444 ? 1 : 2;
+    cinfo->comp_info[0].v_samp_factor = subsample_444 ? 1 : 2;
+    for (int ci = 1; ci < 3; ci++) {
+        cinfo->comp_info[ci].h_samp_factor = 1;
+        cinfo->comp_info[ci].v_samp_factor = 1;
+    }
+    jpeg_start_compress(cinfo, TRUE);
+    return enc;
+}
+
+int jr_encoder_write(jr_encoder *enc, const unsigned char *rgb, size_t stride, int rows) {
+    if (enc->failed) return JR_ERROR;
+    if (rows < 0 || (JDIMENSION)rows > enc->cinfo.image_height - enc->cinfo.next_scanline) {
+        snprintf(enc->err.message, sizeof enc->err.message, "more rows written than the image has");
+        enc->failed = 1;
+        return JR_ERROR;
+    }
+    if (setjmp(enc->err.jump)) {
+        enc->failed = 1;
+        return JR_ERROR;
+    }
+    JSAMPROW pointers[64];
+    while (rows > 0) {
+        int chunk = rows < 64 ? rows : 64;
+        for (int i = 0; i < chunk; i++) pointers[i] = (JSAMPROW)(rgb + (size_t)i * stride);
+        JDIMENSION done = jpeg_write_scanlines(&enc->cinfo, pointers, (JDIMENSION)chunk);
+        rgb += (size_t)done * stride;
+        rows -= (int)done;
+    }
+    return JR_OK;
+}
+
+int jr_encoder_finish(jr_encoder *enc, const unsigned char **out, size_t *size) {
+    if (enc->failed) return JR_ERROR;
+    if (enc->finished || enc->cinfo.next_scanline < enc->cinfo.image_height) {
+        snprintf(enc->err.message, sizeof enc->err.message,
+                 enc->finished ? "already finished" : "not every row was written");
+        enc->failed = 1;
+        return JR_ERROR;
+    }
+    if (setjmp(enc->err.jump)) {
+        enc->failed = 1;
+        return JR_ERROR;
+    }
+    jpeg_finish_compress(&enc->cinfo);
+    enc->finished = 1;
+    *out = enc->dest.data;
+    *size = enc->dest.size;
+    return JR_OK;
+}
+
+const char *jr_encoder_message(const jr_encoder *enc) { return enc->err.message; }
+
+void jr_encoder_close(jr_encoder *enc) {
+    if (!enc) return;
+    jpeg_destroy_compress(&enc->cinfo);
+    free(enc->dest.data);
+    free(enc);
+}
