@@ -29,8 +29,8 @@ struct BatchCommand: ParsableCommand {
         {"input", "output", "status" (ok, no-edit, skipped or failed), "error" (failed only: the \
         file at fault and the problem, one line), "edit" (embedded, sidecar, xmp-dir or none; null \
         when not read), "editFile", "chain" (filter names in application order), "size" ([w, h] \
-        written), "warnings", "readMs" (reading, parsing and planning), "renderMs" (decoding and \
-        rendering), "writeMs" (encoding and writing), "totalMs"}, then a last line \
+        written), "warnings", "readMs" (reading, parsing and planning), "renderMs" (decoding, \
+        rendering and encoding, one streamed pass), "writeMs" (metadata and writing), "totalMs"}, then a last line \
         {"summary": {"files", "ok", "noEdit", "skipped", "failed", "jobs", "totalMs"}}.
 
         Photos that fail do not stop the others. Exit status: 0 when no photo failed; 65 when any \
@@ -379,7 +379,7 @@ final class BatchJob: @unchecked Sendable {
         result.warnings += photo.plan.warnings.map { "warning: \(item.input): \($0)" }
 
         clock = DispatchTime.now()
-        let rendering = try photo.render()
+        let rendering = try photo.renderEncoded(format: format, quality: quality)
         result.renderMs = Self.milliseconds(since: clock)
         result.warnings += rendering.warnings.map { "warning: \(item.input): \($0)" }
         if !rendering.approximations.isEmpty {
@@ -388,10 +388,10 @@ final class BatchJob: @unchecked Sendable {
         }
 
         clock = DispatchTime.now()
-        let metadataWarnings = try photo.write(rendering, to: output, format: format, quality: quality, metadata: metadata)
+        let metadataWarnings = try photo.write(rendering, to: output, metadata: metadata)
         result.warnings += metadataWarnings.map { "warning: \(item.input): \($0)" }
         result.writeMs = Self.milliseconds(since: clock)
-        result.size = [rendering.image.size.width, rendering.image.size.height]
+        result.size = [rendering.size.width, rendering.size.height]
         result.status = photo.edit.origin == .none ? .noEdit : .ok
     }
 

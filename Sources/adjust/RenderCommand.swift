@@ -80,9 +80,8 @@ struct RenderCommand: ParsableCommand {
             let photo = try PhotoEdit(imagePath: input, editPath: xmp, size: size.request, editSource: limits.editSource,
                                       planner: limits.planner, renderer: renderer)
             Diagnostics.report(photo.edit, plan: photo.plan, image: input)
-            let rendering = try photo.render()
-            let metadataWarnings = try photo.write(rendering, to: outputPath, format: format, quality: quality,
-                                                   metadata: metadata.options)
+            let (rendering, metadataWarnings) = try photo.renderAndWrite(to: outputPath, format: format, quality: quality,
+                                                                         metadata: metadata.options)
             for warning in metadataWarnings { Diagnostics.warn("\(input): \(warning)") }
             for warning in rendering.warnings { Diagnostics.warn("\(input): \(warning)") }
             if !rendering.approximations.isEmpty {

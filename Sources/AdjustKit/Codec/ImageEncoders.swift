@@ -32,18 +32,10 @@ public enum JPEGEncoder {
     /// export does (geometry.md §1).
     public static func encode(_ image: RGBA8Image, quality: Int, compositingIn space: WorkingSpace = .linear) throws(EncodeError) -> [UInt8] {
         let count = image.size.pixelCount
-        let working = space.fromByte
         var rgb = [UInt8](repeating: 0, count: count * 3)
         image.pixels.withUnsafeBufferPointer { src in
             rgb.withUnsafeMutableBufferPointer { dst in
-                for i in 0..<count {
-                    let alpha = src[i * 4 + 3]
-                    for c in 0..<3 {
-                        let value = src[i * 4 + c]
-                        dst[i * 3 + c] = alpha == 255 ? value
-                            : space.byte(working[Int(value)] * Float(alpha) / 255)
-                    }
-                }
+                compositeOverBlack(src.baseAddress!, count: count, into: dst.baseAddress!, working: space.fromByte, space: space)
             }
         }
         guard let handle = tjInitCompress() else { throw EncodeError(description: "libjpeg-turbo could not start") }
@@ -61,6 +53,24 @@ public enum JPEGEncoder {
             throw EncodeError(description: "JPEG encoding failed: \(String(cString: tjGetErrorStr2(handle)))")
         }
         return Array(UnsafeBufferPointer(start: buffer, count: Int(size)))
+    }
+}
+
+extension JPEGEncoder {
+    /// RGBA pixels → RGB over black, compositing in the working space (`working` is
+    /// `space.fromByte`); opaque pixels are copied.
+    static func compositeOverBlack(_ rgba: UnsafePointer<UInt8>, count: Int, into rgb: UnsafeMutablePointer<UInt8>,
+                                   working: [Float], space: WorkingSpace) {
+        for i in 0..<count {
+            let alpha = rgba[i * 4 + 3]
+            if alpha == 255 {
+                rgb[i * 3] = rgba[i * 4]; rgb[i * 3 + 1] = rgba[i * 4 + 1]; rgb[i * 3 + 2] = rgba[i * 4 + 2]
+                continue
+            }
+            for c in 0..<3 {
+                rgb[i * 3 + c] = space.byte(working[Int(rgba[i * 4 + c])] * Float(alpha) / 255)
+            }
+        }
     }
 }
 

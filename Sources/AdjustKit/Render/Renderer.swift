@@ -27,9 +27,24 @@ public struct Rendering: Sendable {
     public var warnings: [String]
 }
 
-/// Executes a `RenderPlan`: decode at the planned scale into working-space floats, red-eye and
-/// the stored-frame colour filters, the geometry, the `aas:Filters` steps, the area shrink that
-/// `--max-size` asked for, quantize, orient.
+/// An encoded render: the file's bytes and what the caller should be told about it.
+public struct EncodedRendering: Sendable {
+    /// The JPEG or PNG file.
+    public var bytes: [UInt8]
+    public var format: ImageFormat
+    /// Its pixel size (upright).
+    public var size: PixelSize
+    public var workingSpace: WorkingSpace
+    /// Approximate steps that were applied (one line each).
+    public var approximations: [String]
+    /// Steps that could not be applied and other remarks.
+    public var warnings: [String]
+}
+
+/// Executes a `RenderPlan`: decode the plan's source region at the planned scale, the
+/// stored-frame colour filters, the geometry, the `aas:Filters` steps, the area shrink that
+/// `--max-size` asked for, quantize, orient — streamed row by row by `FusedRenderer`, or, for
+/// red-eye repair, by the whole-image reference pipeline.
 public struct Renderer: Sendable {
     /// Decodes the JPEG, enforcing its size and corruption limits.
     public var decoder: JPEGDecoder
@@ -47,6 +62,49 @@ public struct Renderer: Sendable {
     /// the options skip them).
     public func render(_ plan: RenderPlan, jpeg: [UInt8]) throws -> Rendering {
         let program = try ColourProgram(chain: plan.rescaledChain, options: colour)
+        guard FusedRenderer.supports(program) else { return try renderReference(plan, jpeg: jpeg, program: program) }
+        var image = RGBA8Image(size: plan.outputSize)
+        let rowBytes = plan.outputSize.width * 4
+        try image.pixels.withUnsafeMutableBufferPointer { raster in
+            let base = raster.baseAddress!
+            try FusedRenderer(plan: plan, program: program, decoder: decoder).run(jpeg: jpeg) { j, row in
+                (base + j * rowBytes).update(from: row, count: rowBytes)
+            }
+        }
+        return Rendering(image: image.oriented(plan.orientation), workingSpace: program.space,
+                         approximations: program.approximations, warnings: program.skipped)
+    }
+
+    /// Renders and encodes in one pass: for an upright JPEG the rows go to the encoder as they
+    /// are made, so neither the source nor the output is ever whole in memory. PNG output and
+    /// EXIF orientations other than 1 render the raster first, then encode it.
+    public func renderEncoded(_ plan: RenderPlan, jpeg: [UInt8], format: ImageFormat, quality: Int) throws -> EncodedRendering {
+        let program = try ColourProgram(chain: plan.rescaledChain, options: colour)
+        guard format == .jpeg, plan.orientation == .identity, FusedRenderer.supports(program) else {
+            let rendering = try render(plan, jpeg: jpeg)
+            let bytes = format == .jpeg
+                ? try JPEGEncoder.encode(rendering.image, quality: quality, compositingIn: rendering.workingSpace)
+                : try PNGCodec.encode(rendering.image)
+            return EncodedRendering(bytes: bytes, format: format, size: rendering.image.size, workingSpace: rendering.workingSpace,
+                                    approximations: rendering.approximations, warnings: rendering.warnings)
+        }
+        let size = plan.outputSize
+        let writer = try JPEGRowWriter(size: size, quality: quality)
+        let rgb = UnsafeMutablePointer<UInt8>.allocate(capacity: size.width * 3)
+        defer { rgb.deallocate() }
+        let working = program.space.fromByte
+        try FusedRenderer(plan: plan, program: program, decoder: decoder).run(jpeg: jpeg) { _, row in
+            JPEGEncoder.compositeOverBlack(row, count: size.width, into: rgb, working: working, space: program.space)
+            try writer.write(rows: rgb, stride: size.width * 3, count: 1)
+        }
+        return EncodedRendering(bytes: try writer.finish(), format: .jpeg, size: size, workingSpace: program.space,
+                                approximations: program.approximations, warnings: program.skipped)
+    }
+
+    /// The whole-image pipeline the fused renderer replaced: decode everything, float images per
+    /// stage. Kept for red-eye repair (which needs the whole stored image) and as the reference
+    /// the fused renderer is tested against.
+    func renderReference(_ plan: RenderPlan, jpeg: [UInt8], program: ColourProgram) throws -> Rendering {
         let decoded = try decoder.decode(jpeg, scale: plan.decodeScale)
         guard decoded.size == plan.decodedSize else {
             throw RenderError.decodedSizeMismatch(expected: plan.decodedSize, got: decoded.size)

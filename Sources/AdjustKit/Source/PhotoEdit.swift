@@ -57,6 +57,44 @@ public struct PhotoEdit: Sendable {
         }
     }
 
+    /// Renders and encodes in one pass, the fast path (`Renderer.renderEncoded`): an upright
+    /// JPEG is encoded row by row as it is rendered, so no whole image is ever held.
+    public func renderEncoded(format: ImageFormat, quality: Int = 90) throws(FileError) -> EncodedRendering {
+        do {
+            return try renderer.renderEncoded(plan, jpeg: jpeg, format: format, quality: quality)
+        } catch RenderError.unknownFilter(let name) {
+            throw FileError(path: edit.origin.path ?? imagePath, kind: .unsupported, RenderError.unknownFilter(name))
+        } catch {
+            throw FileError(path: imagePath, kind: .invalidContent, error)
+        }
+    }
+
+    /// Writes an encoded rendering atomically, carrying this photo's metadata into a JPEG as the
+    /// static `write` does. Returns the carry-over's warnings.
+    @discardableResult
+    public func write(_ rendering: EncodedRendering, to path: String,
+                      metadata: MetadataOptions = MetadataOptions()) throws(FileError) -> [String] {
+        do {
+            var (bytes, warnings) = (rendering.bytes, [String]())
+            if rendering.format == .jpeg {
+                (bytes, warnings) = MetadataCarryOver.carryOver(from: jpeg, into: bytes, outputSize: rendering.size,
+                                                                options: metadata)
+            }
+            try AtomicFileWriter.write(bytes, to: path)
+            return warnings
+        } catch {
+            throw FileError(path: path, kind: .unwritable, error)
+        }
+    }
+
+    /// `renderEncoded` then `write`: the quickest way from a photo to an edited file.
+    public func renderAndWrite(to path: String, format: ImageFormat, quality: Int = 90,
+                               metadata: MetadataOptions = MetadataOptions()) throws(FileError)
+        -> (rendering: EncodedRendering, metadataWarnings: [String]) {
+        let rendering = try renderEncoded(format: format, quality: quality)
+        return (rendering, try write(rendering, to: path, metadata: metadata))
+    }
+
     /// Encodes a rendering and writes it atomically (no partial file on failure).
     ///
     /// A JPEG gets the original's metadata (`metadataFrom`, the original JPEG's bytes) carried

@@ -1,0 +1,272 @@
+import Foundation
+
+/// Runs a `RenderPlan` as one streaming pass: a decoder thread decodes only the plan's source
+/// region (libjpeg's skip/crop-scanline at the planned DCT scale) into a `SourceRowWindow`,
+/// while the calling thread turns those rows into finished output rows — sampling, every colour
+/// step, the `--max-size` shrink and the quantization fused per row — and hands each to a sink
+/// (a raster, or the JPEG encoder directly). No full-size intermediate exists: memory is the
+/// rows the geometry needs at once plus whatever the sink keeps.
+///
+/// The result equals `Renderer`'s whole-image reference pipeline bit for bit (the colour kernels
+/// run exactly, once per distinct colour: `ColourMemo`), except that the `--max-size` shrink's
+/// encoding curve is a table (error below 5·10⁻⁶ before quantizing). Red-eye repair needs the
+/// whole stored image, so its chains stay on the reference pipeline.
+struct FusedRenderer {
+    let plan: RenderPlan
+    let program: ColourProgram
+    let decoder: JPEGDecoder
+
+    /// False for chains the streaming pass cannot run (red-eye).
+    static func supports(_ program: ColourProgram) -> Bool { program.redEye == nil }
+
+    /// Rows of slack the decoder may run ahead of the rows the geometry needs.
+    private static let readAhead = 64
+    /// Output rows made per chunk (split over the cores, then handed to the sink together).
+    private static let chunkRows = 32
+
+    /// Renders, handing output row j (RGBA8, not yet oriented, `plan.outputSize.width` pixels) to
+    /// `sink` in order j = 0, 1, … The sink runs on a thread of its own, one row at a time.
+    func run(jpeg: [UInt8], sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws {
+        let sampler = OutputRowSampler(plan: plan, outputKernels: program.outputFrame)
+        let output = plan.outputSize
+        let pipeline = ChunkedRowPipeline(rows: output.height, rowBytes: output.width * 4, chunkRows: Self.chunkRows)
+        let region = plan.sourceRegion
+        guard region.width > 0, region.height > 0 else {
+            // Nothing of the image is reached: every pixel is transparent.
+            try pipeline.run(prepare: { _ in }, compute: { _, rows, buffer in
+                buffer.initialize(repeating: 0, count: rows.count * output.width * 4)
+            }, finished: { _ in }, sink: sink)
+            return
+        }
+        if !plan.needsResample, let offset = sampler.pixelCopyOffset {
+            try runPixelCopy(jpeg: jpeg, sampler: sampler, offset: offset, pipeline: pipeline, sink: sink)
+        } else {
+            try runSampled(jpeg: jpeg, sampler: sampler, pipeline: pipeline, sink: sink)
+        }
+    }
+
+    // MARK: pixel copy (integer translation at the decode's pitch)
+
+    private func runPixelCopy(jpeg: [UInt8], sampler: OutputRowSampler, offset: (dx: Int, dy: Int),
+                              pipeline: ChunkedRowPipeline,
+                              sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws {
+        let region = plan.sourceRegion
+        let reader = try openReader(jpeg)
+        let window = SourceRowWindow<UInt8>(top: region.y, bottom: region.y + region.height, width: reader.width,
+                                            capacity: pipeline.chunkRows + Self.readAhead, zero: 0)
+        // One memo per worker: the memo is not thread-safe, and evaluating the few thousand
+        // distinct colours twice costs less than sharing it safely would.
+        let memos = (0..<ChunkedRowPipeline.workers).map { _ in program.wholeChainMemo() }
+        let (left, right) = (reader.columnOffset, reader.columnOffset + reader.width)
+        let columns = sampler.columns
+        try withDecoderThread(reader: reader, window: window, convert: { row, slot in
+            slot.update(from: row, count: reader.width * 3)
+        }) {
+            try pipeline.run(prepare: { rows in
+                try window.waitUntilDecoded(through: rows.upperBound - 1 + offset.dy)
+            }, compute: { worker, rows, buffer in
+                let memo = memos[worker]
+                var o = buffer
+                for j in rows {
+                    let y = j + offset.dy
+                    let rowInside = y >= window.top && y < window.bottom
+                    for i in 0..<columns {
+                        let x = i + offset.dx
+                        let alpha = rowInside && x >= left && x < right
+                            ? Self.byte(Float(sampler.coverageX[i] * sampler.coverageY[j])) : 0
+                        if alpha == 0 {
+                            o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0
+                        } else {
+                            let p = window.row(y) + (x - left) * 3
+                            if let memo {
+                                let value = memo.slot(p[0], p[1], p[2]) { $0 == 0 }
+                                o[0] = UInt8(truncatingIfNeeded: value >> 16)
+                                o[1] = UInt8(truncatingIfNeeded: value >> 8)
+                                o[2] = UInt8(truncatingIfNeeded: value)
+                            } else {
+                                o[0] = p[0]; o[1] = p[1]; o[2] = p[2]
+                            }
+                            o[3] = alpha
+                        }
+                        o += 4
+                    }
+                }
+            }, finished: { rows in
+                window.release(below: rows.upperBound + offset.dy)
+            }, sink: sink)
+        }
+    }
+
+    // MARK: bilinear sampling (any affine, any scale), with the optional area shrink
+
+    private func runSampled(jpeg: [UInt8], sampler: OutputRowSampler, pipeline: ChunkedRowPipeline,
+                            sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws {
+        let region = plan.sourceRegion
+        let needs = (0..<sampler.rows).map { sampler.sourceRows(ofRow: $0) }
+        // Output row y reads grid rows gridRows(y) (itself without a shrink).
+        // Each worker copies this (the weights are shared, the row cache is its own).
+        let shrinkTemplate = plan.needsResample ? StreamingAreaShrink(from: plan.samplingGrid.size, to: plan.outputSize) : nil
+        func gridRows(_ outputRows: Range<Int>) -> ClosedRange<Int> {
+            guard let shrinkTemplate else { return outputRows.lowerBound...(outputRows.upperBound - 1) }
+            return shrinkTemplate.inputRows(of: outputRows.lowerBound).lowerBound
+                ... shrinkTemplate.inputRows(of: outputRows.upperBound - 1).upperBound
+        }
+        // Rows come top to bottom; when the geometry also walks down the source, rows above the
+        // current chunk's taps can be dropped, and the window is a band. Otherwise (a flip or a
+        // rotation past 90°) it must hold the whole region.
+        var monotone = true
+        var previous: ClosedRange<Int>?
+        for case let need? in needs {
+            if let p = previous, need.lowerBound < p.lowerBound || need.upperBound < p.upperBound { monotone = false }
+            previous = need
+        }
+        func sourceRows(_ outputRows: Range<Int>) -> ClosedRange<Int>? {
+            let grid = gridRows(outputRows)
+            let spans = needs[grid].compactMap { $0 }
+            guard let lo = spans.map(\.lowerBound).min(), let hi = spans.map(\.upperBound).max() else { return nil }
+            return lo...hi
+        }
+        var span = 1
+        for start in stride(from: 0, to: plan.outputSize.height, by: pipeline.chunkRows) {
+            if let rows = sourceRows(start..<min(plan.outputSize.height, start + pipeline.chunkRows)) {
+                span = max(span, rows.count)
+            }
+        }
+        let reader = try openReader(jpeg)
+        let window = SourceRowWindow<Float>(top: region.y, bottom: region.y + region.height, width: reader.width,
+                                            capacity: monotone ? span + Self.readAhead : region.height, zero: 0)
+        let fromByte = program.space.fromByte
+        let storedMemo = program.storedFrameMemo()
+        let left = reader.columnOffset
+        let gridWidth = sampler.columns
+        let (outputWidth, space) = (plan.outputSize.width, program.space)
+        let quantizer = ByteQuantizer.shared(for: space)
+        let encode = EncodingTable(space: space)
+
+        try withDecoderThread(reader: reader, window: window, convert: { row, slot in
+            if let storedMemo {
+                for x in 0..<reader.width {
+                    let value = storedMemo.slot(row[x * 3], row[x * 3 + 1], row[x * 3 + 2]) { $0.w == 0 }
+                    slot[x * 3] = value.x; slot[x * 3 + 1] = value.y; slot[x * 3 + 2] = value.z
+                }
+            } else {
+                for k in 0..<(reader.width * 3) { slot[k] = fromByte[Int(row[k])] }
+            }
+        }) {
+            try pipeline.run(prepare: { rows in
+                if let need = sourceRows(rows) { try window.waitUntilDecoded(through: need.upperBound) }
+            }, compute: { _, rows, buffer in
+                let sampled = UnsafeMutablePointer<Float>.allocate(capacity: gridWidth * 4)
+                defer { sampled.deallocate() }
+                if var shrink = shrinkTemplate {
+                    let shrunk = UnsafeMutablePointer<Float>.allocate(capacity: outputWidth * 4)
+                    defer { shrunk.deallocate() }
+                    for y in rows {
+                        shrink.row(y, into: shrunk) { k, gridRow in
+                            sampler.sampleRow(k, window: window, columnOffset: left, into: gridRow)
+                            for x in 0..<gridWidth {
+                                let p = gridRow + x * 4
+                                p[0] = encode(p[0]); p[1] = encode(p[1]); p[2] = encode(p[2])
+                            }
+                        }
+                        let out = buffer + (y - rows.lowerBound) * outputWidth * 4
+                        for x in 0..<outputWidth {
+                            let (s, o) = (shrunk + x * 4, out + x * 4)
+                            let alpha = Self.byte(s[3])
+                            o[3] = alpha
+                            if alpha == 0 { o[0] = 0; o[1] = 0; o[2] = 0 } else {
+                                o[0] = Self.byte(s[0]); o[1] = Self.byte(s[1]); o[2] = Self.byte(s[2])
+                            }
+                        }
+                    }
+                } else {
+                    for j in rows {
+                        sampler.sampleRow(j, window: window, columnOffset: left, into: sampled)
+                        let out = buffer + (j - rows.lowerBound) * outputWidth * 4
+                        for x in 0..<gridWidth {
+                            let (s, o) = (sampled + x * 4, out + x * 4)
+                            let alpha = Self.byte(s[3])
+                            o[3] = alpha
+                            if alpha == 0 { o[0] = 0; o[1] = 0; o[2] = 0 } else {
+                                o[0] = quantizer.byte(s[0]); o[1] = quantizer.byte(s[1]); o[2] = quantizer.byte(s[2])
+                            }
+                        }
+                    }
+                }
+            }, finished: { rows in
+                guard monotone, rows.upperBound < plan.outputSize.height,
+                      let next = sourceRows(rows.upperBound..<(rows.upperBound + 1)) else { return }
+                window.release(below: next.lowerBound)
+            }, sink: sink)
+        }
+    }
+
+    // MARK: the decoder thread
+
+    private func openReader(_ jpeg: [UInt8]) throws -> JPEGRegionReader {
+        let region = plan.sourceRegion
+        let reader = try JPEGRegionReader(jpeg: jpeg, scale: plan.decodeScale, columns: region.x..<(region.x + region.width),
+                                          firstRow: region.y, tolerateWarnings: decoder.tolerateWarnings,
+                                          allowManyScans: decoder.allowManyScans)
+        guard reader.decodedSize == plan.decodedSize else {
+            throw RenderError.decodedSizeMismatch(expected: plan.decodedSize, got: reader.decodedSize)
+        }
+        return reader
+    }
+
+    /// Decodes the window's rows on a second thread (each converted by `convert` from RGB bytes
+    /// into its slot) while `body` consumes them here; returns once both are done. A decode
+    /// error reaches `body` through the window's waits and is rethrown; an error in `body` stops
+    /// the decoder.
+    private func withDecoderThread<Element>(reader: JPEGRegionReader, window: SourceRowWindow<Element>,
+                                            convert: @escaping (UnsafePointer<UInt8>, UnsafeMutablePointer<Element>) -> Void,
+                                            body: () throws -> Void) throws {
+        let finished = DispatchSemaphore(value: 0)
+        let job = DecodeJob(reader: reader, window: window, convert: convert)
+        let thread = Thread { job.run(); finished.signal() }
+        thread.stackSize = 1 << 20
+        thread.start()
+        do {
+            try body()
+        } catch {
+            window.cancel()
+            finished.wait()
+            throw error
+        }
+        finished.wait()
+        if let failure = job.failure { throw failure }
+    }
+
+    /// Round half up of clamp(v, 0, 1)·255 (filters.md §0), as `Renderer.quantized`.
+    @inline(__always)
+    static func byte(_ v: Float) -> UInt8 { UInt8(min(255, max(0, (v * 255 + 0.5).rounded(.down)))) }
+}
+
+/// The decoder thread's work: every row of the window, in order.
+private final class DecodeJob<Element>: @unchecked Sendable {
+    let reader: JPEGRegionReader
+    let window: SourceRowWindow<Element>
+    let convert: (UnsafePointer<UInt8>, UnsafeMutablePointer<Element>) -> Void
+    private(set) var failure: Error?
+
+    init(reader: JPEGRegionReader, window: SourceRowWindow<Element>,
+         convert: @escaping (UnsafePointer<UInt8>, UnsafeMutablePointer<Element>) -> Void) {
+        (self.reader, self.window, self.convert) = (reader, window, convert)
+    }
+
+    func run() {
+        let row = UnsafeMutablePointer<UInt8>.allocate(capacity: reader.width * 3)
+        defer { row.deallocate() }
+        do {
+            for _ in window.top..<window.bottom {
+                guard let slot = window.slotForNextRow() else { return }
+                try reader.readRows(into: row, stride: reader.width * 3, count: 1)
+                convert(row, slot)
+                window.finishRow()
+            }
+        } catch {
+            failure = error
+            window.fail(error)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// The decoded source rows a render still needs, filled top to bottom by a decoder thread and
+/// read by the thread computing output rows: the pipeline's only copy of the source.
+///
+/// Rows [top, bottom) of the region live in a ring of `capacity` rows; row v sits in slot
+/// v mod capacity. The decoder waits while the ring is full of rows the reader has not released;
+/// the reader waits until the rows it asks for are decoded. With a capacity of the whole region
+/// nothing ever waits on release (the geometry needs rows in no particular order).
+final class SourceRowWindow<Element>: @unchecked Sendable {
+    /// The region's first and one-past-last decoded row, and its width in pixels.
+    let top: Int, bottom: Int, width: Int
+    /// Elements per pixel (3: RGB).
+    static var channels: Int { 3 }
+    let capacity: Int
+    private let storage: UnsafeMutablePointer<Element>
+    /// Each region row's slot, by v − top (a raw table: this is read four times a sample).
+    private let rowStarts: UnsafeMutablePointer<UnsafeMutablePointer<Element>>
+    private let condition = NSCondition()
+    private var decodedEnd: Int
+    private var releasedBelow: Int
+    private var failure: Error?
+
+    init(top: Int, bottom: Int, width: Int, capacity: Int, zero: Element) {
+        precondition(bottom > top && width > 0)
+        (self.top, self.bottom, self.width) = (top, bottom, width)
+        self.capacity = max(1, min(capacity, bottom - top))
+        let rowLength = width * Self.channels
+        storage = .allocate(capacity: self.capacity * rowLength)
+        storage.initialize(repeating: zero, count: self.capacity * rowLength)
+        let (base, ringSize) = (storage, self.capacity)
+        rowStarts = .allocate(capacity: bottom - top)
+        for v in top..<bottom { rowStarts[v - top] = base + (v % ringSize) * rowLength }
+        (decodedEnd, releasedBelow) = (top, top)
+    }
+
+    deinit { storage.deallocate(); rowStarts.deallocate() }
+
+    /// Row v's first element (valid once `waitUntilDecoded` has covered v, until it is released).
+    @inline(__always)
+    func row(_ v: Int) -> UnsafeMutablePointer<Element> { rowStarts[v - top] }
+
+    // MARK: decoder side
+
+    /// Waits for room for row v (the next to decode) and returns its slot.
+    func slotForNextRow() -> UnsafeMutablePointer<Element>? {
+        condition.lock(); defer { condition.unlock() }
+        while decodedEnd - releasedBelow >= capacity, failure == nil { condition.wait() }
+        return failure == nil ? rowStarts[decodedEnd - top] : nil
+    }
+
+    /// Publishes the row just written into `slotForNextRow()`'s slot.
+    func finishRow() {
+        condition.lock(); decodedEnd += 1; condition.broadcast(); condition.unlock()
+    }
+
+    /// Stops the pipeline: readers waiting for rows get `error`.
+    func fail(_ error: Error) {
+        condition.lock(); if failure == nil { failure = error }; condition.broadcast(); condition.unlock()
+    }
+
+    // MARK: reader side
+
+    /// Blocks until rows up to and including v are decoded (v is clamped to the region).
+    func waitUntilDecoded(through v: Int) throws {
+        let needed = min(v, bottom - 1) + 1
+        condition.lock(); defer { condition.unlock() }
+        while decodedEnd < needed, failure == nil { condition.wait() }
+        if decodedEnd < needed, let failure { throw failure }
+    }
+
+    /// The reader needs no row above v any more.
+    func release(below v: Int) {
+        condition.lock()
+        if v > releasedBelow { releasedBelow = min(v, bottom); condition.broadcast() }
+        condition.unlock()
+    }
+
+    /// Tells the decoder to stop (the reader failed or finished early).
+    func cancel() { fail(CancellationError()) }
+}
