@@ -30,7 +30,7 @@ final class FusedKernelTablesTests: XCTestCase {
 
     /// `EncodingTable` stays within 5·10⁻⁶ of `SRGBTransfer.encode` (what the shrink averages).
     func testEncodingTableIsWithinAThousandthOfACodeOfTheCurve() {
-        let table = EncodingTable(space: .linear)
+        let table = EncodingTable.linear
         var worst: Float = 0
         for i in 0...1_000_000 {
             let v = Float(i) / 1_000_000

@@ -13,7 +13,9 @@ import Foundation
 /// of colours actually met become memory; slots are laid out in 8×8×8 blocks so that nearby
 /// colours share pages (a few MB for a real photo).
 final class ColourMemo<Slot>: @unchecked Sendable {
-    private let slots: UnsafeMutablePointer<Slot>
+    /// One slot per colour, at `index(r, g, b)`; all zero until computed. Hot loops read it
+    /// directly (a method call per pixel costs a retain and a release of the memo).
+    let slots: UnsafeMutablePointer<Slot>
     let compute: (UInt8, UInt8, UInt8) -> Slot
 
     /// `compute` must never return the all-zero slot, which marks "not computed yet".

@@ -23,6 +23,8 @@ struct FusedRenderer {
     private static let readAhead = 64
     /// Output rows made per chunk (split over the cores, then handed to the sink together).
     private static let chunkRows = 32
+    /// Output columns sampled together, row after row (see the sampled path).
+    private static let tileColumns = 256
 
     /// Renders, handing output row j (RGBA8, not yet oriented, `plan.outputSize.width` pixels) to
     /// `sink` in order j = 0, 1, … The sink runs on a thread of its own, one row at a time.
@@ -59,27 +61,40 @@ struct FusedRenderer {
         let memos = (0..<ChunkedRowPipeline.workers).map { _ in program.wholeChainMemo() }
         let (left, right) = (reader.columnOffset, reader.columnOffset + reader.width)
         let columns = sampler.columns
+        // Alpha of a row whose vertical coverage is whole (all rows but a fractional crop's edges).
+        let fullRowAlphas = sampler.coverageX.map { Self.byte(Float($0)) }
         try withDecoderThread(reader: reader, window: window, convert: { row, slot in
             slot.update(from: row, count: reader.width * 3)
         }) {
             try pipeline.run(prepare: { rows in
                 try window.waitUntilDecoded(through: rows.upperBound - 1 + offset.dy)
             }, compute: { worker, rows, buffer in
-                let memo = memos[worker]
-                var o = buffer
+                let memo = memos[worker], memoSlots = memo?.slots
+                // Output columns whose source pixel is decoded; the rest are transparent.
+                let inside = max(0, left - offset.dx)..<max(0, min(columns, right - offset.dx))
                 for j in rows {
+                    let out = buffer + (j - rows.lowerBound) * columns * 4
                     let y = j + offset.dy
-                    let rowInside = y >= window.top && y < window.bottom
-                    for i in 0..<columns {
-                        let x = i + offset.dx
-                        let alpha = rowInside && x >= left && x < right
-                            ? Self.byte(Float(sampler.coverageX[i] * sampler.coverageY[j])) : 0
-                        if alpha == 0 {
-                            o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0
-                        } else {
-                            let p = window.row(y) + (x - left) * 3
-                            if let memo {
-                                let value = memo.slot(p[0], p[1], p[2]) { $0 == 0 }
+                    let alphas = sampler.coverageY[j] == 1 ? fullRowAlphas : sampler.coverageX.map {
+                        Self.byte(Float($0 * sampler.coverageY[j]))
+                    }
+                    guard y >= window.top, y < window.bottom, !inside.isEmpty else {
+                        out.initialize(repeating: 0, count: columns * 4)
+                        continue
+                    }
+                    out.initialize(repeating: 0, count: inside.lowerBound * 4)
+                    (out + inside.upperBound * 4).initialize(repeating: 0, count: (columns - inside.upperBound) * 4)
+                    var p = window.row(y) + (inside.lowerBound + offset.dx - left) * 3
+                    var o = out + inside.lowerBound * 4
+                    alphas.withUnsafeBufferPointer { alphas in
+                        for i in inside {
+                            let alpha = alphas[i]
+                            if alpha == 0 {
+                                o[0] = 0; o[1] = 0; o[2] = 0
+                            } else if let memoSlots {
+                                let slot = memoSlots + ColourMemo<UInt32>.index(p[0], p[1], p[2])
+                                var value = slot.pointee
+                                if value == 0 { value = memo!.compute(p[0], p[1], p[2]); slot.pointee = value }
                                 o[0] = UInt8(truncatingIfNeeded: value >> 16)
                                 o[1] = UInt8(truncatingIfNeeded: value >> 8)
                                 o[2] = UInt8(truncatingIfNeeded: value)
@@ -87,8 +102,8 @@ struct FusedRenderer {
                                 o[0] = p[0]; o[1] = p[1]; o[2] = p[2]
                             }
                             o[3] = alpha
+                            o += 4; p += 3
                         }
-                        o += 4
                     }
                 }
             }, finished: { rows in
@@ -133,71 +148,92 @@ struct FusedRenderer {
             }
         }
         let reader = try openReader(jpeg)
-        let window = SourceRowWindow<Float>(top: region.y, bottom: region.y + region.height, width: reader.width,
-                                            capacity: monotone ? span + Self.readAhead : region.height, zero: 0)
-        let fromByte = program.space.fromByte
-        let storedMemo = program.storedFrameMemo()
+        let capacity = monotone ? span + Self.readAhead : region.height
         let left = reader.columnOffset
         let gridWidth = sampler.columns
         let (outputWidth, space) = (plan.outputSize.width, program.space)
         let quantizer = ByteQuantizer.shared(for: space)
-        let encode = EncodingTable(space: space)
+        let encode = EncodingTable.shared(for: space)
 
-        try withDecoderThread(reader: reader, window: window, convert: { row, slot in
-            if let storedMemo {
+        /// The decoder fills `window` (through `convert`) while the pipeline samples it.
+        func sampleRows<Texel: WindowTexel>(window: SourceRowWindow<Texel>, working: UnsafePointer<Float>?,
+                                            convert: @escaping (UnsafePointer<UInt8>, UnsafeMutablePointer<Texel>) -> Void) throws {
+            try withDecoderThread(reader: reader, window: window, convert: convert) {
+                try pipeline.run(prepare: { rows in
+                    if let need = sourceRows(rows) { try window.waitUntilDecoded(through: need.upperBound) }
+                }, compute: { _, rows, buffer in
+                    let sampled = UnsafeMutablePointer<Float>.allocate(capacity: gridWidth * 4)
+                    defer { sampled.deallocate() }
+                    if var shrink = shrinkTemplate {
+                        let shrunk = UnsafeMutablePointer<Float>.allocate(capacity: outputWidth * 4)
+                        defer { shrunk.deallocate() }
+                        for y in rows {
+                            shrink.row(y, into: shrunk) { k, gridRow in
+                                sampler.sampleRow(k, window: window, columnOffset: left, working: working, into: gridRow)
+                                for x in 0..<gridWidth {
+                                    let p = gridRow + x * 4
+                                    p[0] = encode(p[0]); p[1] = encode(p[1]); p[2] = encode(p[2])
+                                }
+                            }
+                            let out = buffer + (y - rows.lowerBound) * outputWidth * 4
+                            for x in 0..<outputWidth {
+                                let (s, o) = (shrunk + x * 4, out + x * 4)
+                                let alpha = Self.byte(s[3])
+                                o[3] = alpha
+                                if alpha == 0 { o[0] = 0; o[1] = 0; o[2] = 0 } else {
+                                    o[0] = Self.byte(s[0]); o[1] = Self.byte(s[1]); o[2] = Self.byte(s[2])
+                                }
+                            }
+                        }
+                    } else {
+                        // Column tiles: the source rows a tile of a few rows reads stay in cache
+                        // (whole rows of a rotated output sweep more source rows than it holds).
+                        for tile in stride(from: 0, to: gridWidth, by: Self.tileColumns) {
+                            let span = tile..<min(gridWidth, tile + Self.tileColumns)
+                            for j in rows {
+                                sampler.sampleRow(j, columns: span, window: window, columnOffset: left, working: working,
+                                                  into: sampled)
+                                let out = buffer + (j - rows.lowerBound) * outputWidth * 4 + tile * 4
+                                for x in 0..<span.count {
+                                    let (s, o) = (sampled + x * 4, out + x * 4)
+                                    let alpha = Self.byte(s[3])
+                                    o[3] = alpha
+                                    if alpha == 0 { o[0] = 0; o[1] = 0; o[2] = 0 } else {
+                                        o[0] = quantizer.byte(s[0]); o[1] = quantizer.byte(s[1]); o[2] = quantizer.byte(s[2])
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }, finished: { rows in
+                    guard monotone, rows.upperBound < plan.outputSize.height,
+                          let next = sourceRows(rows.upperBound..<(rows.upperBound + 1)) else { return }
+                    window.release(below: next.lowerBound)
+                }, sink: sink)
+            }
+        }
+
+        let (top, bottom) = (region.y, region.y + region.height)
+        if let storedMemo = program.storedFrameMemo() {
+            // The stored-frame kernels run once per source pixel (through the memo), on the
+            // decoder thread, into a window of working-space floats.
+            let window = SourceRowWindow<Float>(top: top, bottom: bottom, width: reader.width, capacity: capacity, zero: 0)
+            let (slots, compute) = (storedMemo.slots, storedMemo.compute)
+            try sampleRows(window: window, working: nil) { row, slot in
                 for x in 0..<reader.width {
-                    let value = storedMemo.slot(row[x * 3], row[x * 3 + 1], row[x * 3 + 2]) { $0.w == 0 }
+                    let (r, g, b) = (row[x * 3], row[x * 3 + 1], row[x * 3 + 2])
+                    let memoSlot = slots + ColourMemo<SIMD4<Float>>.index(r, g, b)
+                    if memoSlot.pointee.w == 0 { memoSlot.pointee = compute(r, g, b) }
+                    let value = memoSlot.pointee
                     slot[x * 3] = value.x; slot[x * 3 + 1] = value.y; slot[x * 3 + 2] = value.z
                 }
-            } else {
-                for k in 0..<(reader.width * 3) { slot[k] = fromByte[Int(row[k])] }
             }
-        }) {
-            try pipeline.run(prepare: { rows in
-                if let need = sourceRows(rows) { try window.waitUntilDecoded(through: need.upperBound) }
-            }, compute: { _, rows, buffer in
-                let sampled = UnsafeMutablePointer<Float>.allocate(capacity: gridWidth * 4)
-                defer { sampled.deallocate() }
-                if var shrink = shrinkTemplate {
-                    let shrunk = UnsafeMutablePointer<Float>.allocate(capacity: outputWidth * 4)
-                    defer { shrunk.deallocate() }
-                    for y in rows {
-                        shrink.row(y, into: shrunk) { k, gridRow in
-                            sampler.sampleRow(k, window: window, columnOffset: left, into: gridRow)
-                            for x in 0..<gridWidth {
-                                let p = gridRow + x * 4
-                                p[0] = encode(p[0]); p[1] = encode(p[1]); p[2] = encode(p[2])
-                            }
-                        }
-                        let out = buffer + (y - rows.lowerBound) * outputWidth * 4
-                        for x in 0..<outputWidth {
-                            let (s, o) = (shrunk + x * 4, out + x * 4)
-                            let alpha = Self.byte(s[3])
-                            o[3] = alpha
-                            if alpha == 0 { o[0] = 0; o[1] = 0; o[2] = 0 } else {
-                                o[0] = Self.byte(s[0]); o[1] = Self.byte(s[1]); o[2] = Self.byte(s[2])
-                            }
-                        }
-                    }
-                } else {
-                    for j in rows {
-                        sampler.sampleRow(j, window: window, columnOffset: left, into: sampled)
-                        let out = buffer + (j - rows.lowerBound) * outputWidth * 4
-                        for x in 0..<gridWidth {
-                            let (s, o) = (sampled + x * 4, out + x * 4)
-                            let alpha = Self.byte(s[3])
-                            o[3] = alpha
-                            if alpha == 0 { o[0] = 0; o[1] = 0; o[2] = 0 } else {
-                                o[0] = quantizer.byte(s[0]); o[1] = quantizer.byte(s[1]); o[2] = quantizer.byte(s[2])
-                            }
-                        }
-                    }
-                }
-            }, finished: { rows in
-                guard monotone, rows.upperBound < plan.outputSize.height,
-                      let next = sourceRows(rows.upperBound..<(rows.upperBound + 1)) else { return }
-                window.release(below: next.lowerBound)
-            }, sink: sink)
+        } else {
+            let window = SourceRowWindow<UInt8>(top: top, bottom: bottom, width: reader.width, capacity: capacity, zero: 0)
+            let table = UnsafeMutablePointer<Float>.allocate(capacity: 256)
+            defer { table.deallocate() }
+            table.initialize(from: space.fromByte, count: 256)
+            try sampleRows(window: window, working: table) { row, slot in slot.update(from: row, count: reader.width * 3) }
         }
     }
 
@@ -239,7 +275,11 @@ struct FusedRenderer {
 
     /// Round half up of clamp(v, 0, 1)·255 (filters.md §0), as `Renderer.quantized`.
     @inline(__always)
-    static func byte(_ v: Float) -> UInt8 { UInt8(min(255, max(0, (v * 255 + 0.5).rounded(.down)))) }
+    static func byte(_ v: Float) -> UInt8 {
+        let x = v * 255 + 0.5
+        guard x >= 1 else { return 0 }        // also NaN
+        return x >= 255 ? 255 : UInt8(Int(x))  // truncation is ⌊x⌋ here, without a libm call
+    }
 }
 
 /// The decoder thread's work: every row of the window, in order.

@@ -1,12 +1,19 @@
-/// Computes one row of the sampling grid from the source rows in a `SourceRowWindow`: the
-/// geometry of `GeometrySampler` (same arithmetic, same order, so the same bits), the output-frame
-/// colour kernels, and the conversion the row's consumer wants.
+/// The geometry (geometry.md §1): output pixel centres mapped by T⁻¹ into the source, bilinear
+/// with texel centres at integer + ½, transparent outside the source (interpolated
+/// premultiplied), alpha × the crop's coverage of the output pixel; then the output-frame colour
+/// kernels. One row of the sampling grid at a time, from the source rows in a `SourceRowWindow`.
+///
+/// Positions are computed in Double (they must stay exact to a small fraction of a pixel on any
+/// photo); weights and colours in Float. An integer translation lands exactly on texel centres:
+/// the weights are then exactly 1 and 0 and pixels are copied exactly.
 struct OutputRowSampler: Sendable {
     let plan: RenderPlan
     let inverse: AffineTransform
     let centreX: [Double], centreY: [Double]
     let coverageX: [Double], coverageY: [Double]
     let outputKernels: [any PixelKernel]
+    /// T⁻¹ is a translation and the grid's pitch is one decoded pixel.
+    let isUnitTranslation: Bool
 
     init(plan: RenderPlan, outputKernels: [any PixelKernel]) {
         let grid = plan.samplingGrid
@@ -16,9 +23,10 @@ struct OutputRowSampler: Sendable {
         self.inverse = inverse
         centreX = (0..<grid.size.width).map { grid.extent.minX + (Double($0) + 0.5) * pw }
         centreY = (0..<grid.size.height).map { grid.extent.maxY - (Double($0) + 0.5) * ph }
-        coverageX = GeometrySampler.coverage(centres: centreX, pitch: pw, keptFrom: plan.cropRect?.minX, to: plan.cropRect?.maxX)
-        coverageY = GeometrySampler.coverage(centres: centreY, pitch: ph, keptFrom: plan.cropRect?.minY, to: plan.cropRect?.maxY)
+        coverageX = Self.coverage(centres: centreX, pitch: pw, keptFrom: plan.cropRect?.minX, to: plan.cropRect?.maxX)
+        coverageY = Self.coverage(centres: centreY, pitch: ph, keptFrom: plan.cropRect?.minY, to: plan.cropRect?.maxY)
         self.outputKernels = outputKernels
+        isUnitTranslation = pw == 1 && ph == 1 && inverse.a == 1 && inverse.b == 0 && inverse.c == 0 && inverse.d == 1
     }
 
     var columns: Int { centreX.count }
@@ -54,56 +62,100 @@ struct OutputRowSampler: Sendable {
         return (Int(dx), Int(dy))
     }
 
-    /// Bilinear samples of grid row j as unpremultiplied working-space RGBA (alpha = coverage),
-    /// output-frame kernels applied, into `out` (4 floats a pixel). `window` holds working-space
-    /// RGB floats for decoded columns starting at `columnOffset`.
-    func sampleRow(_ j: Int, window: SourceRowWindow<Float>, columnOffset: Int, into out: UnsafeMutablePointer<Float>) {
+    /// Bilinear samples of grid row j, columns `span` (all by default), as unpremultiplied
+    /// working-space RGBA (alpha = coverage), output-frame kernels applied, into `out` (4 floats a
+    /// pixel, the span's first at `out`). `window` holds working-space RGB floats for decoded
+    /// columns starting at `columnOffset`, as working-space floats or as 8-bit codes that
+    /// `working` (256 entries) turns into working-space values.
+    func sampleRow<Texel: WindowTexel>(_ j: Int, columns span: Range<Int>? = nil, window: SourceRowWindow<Texel>,
+                                       columnOffset: Int, working: UnsafePointer<Float>? = nil,
+                                       into out: UnsafeMutablePointer<Float>) {
         let (W, H) = (plan.decodedSize.width, plan.decodedSize.height)
         let (left, right) = (columnOffset, columnOffset + window.width)
         let (top, bottom) = (window.top, window.bottom)
         // Taps that are all inside both the image and the window take the short path below.
-        let (firstX, lastX) = (max(0, left), min(W, right) - 2), (firstY, lastY) = (max(0, top), min(H, bottom) - 2)
+        let (firstX, lastX) = (Double(max(0, left)), Double(min(W, right) - 2))
+        let (firstY, lastY) = (Double(max(0, top)), Double(min(H, bottom) - 2))
         let sourceHeight = Double(H)
         let qy = centreY[j], coverY = coverageY[j]
-        let (cqy, dqy) = (inverse.c * qy, inverse.d * qy)
+        let hasOutputKernels = !outputKernels.isEmpty
+        let (cqy, dqy) = (inverse.c * qy + inverse.tx, inverse.d * qy + inverse.ty)
+        let span = span ?? 0..<centreX.count
+        // A translation at the decode's pitch (a crop at a reduced scale) has the same weights at
+        // every pixel of a row: its interior run skips the position arithmetic.
+        var run = span.lowerBound..<span.lowerBound
+        var runX0 = 0, runRows: (UnsafeMutablePointer<Texel>, UnsafeMutablePointer<Texel>)?
+        var runWeights: (Float, Float, Float, Float) = (0, 0, 0, 0)
+        if isUnitTranslation, !span.isEmpty {
+            let fy = sourceHeight - dqy - 0.5, fx = centreX[span.lowerBound] + cqy - 0.5
+            let x0f = Self.floor(fx), y0f = Self.floor(fy)
+            if y0f >= firstY, y0f <= lastY, abs(x0f) < 1e9 {
+                let first = max(0, Int(firstX - x0f)), last = min(span.count, Int(lastX - x0f) + 1)
+                if last > first {
+                    run = (span.lowerBound + first)..<(span.lowerBound + last)
+                    runX0 = Int(x0f) + first - left
+                    runRows = (window.row(Int(y0f)), window.row(Int(y0f) + 1))
+                    let wx = Float(fx - x0f), wy = Float(fy - y0f)
+                    runWeights = ((1 - wx) * (1 - wy), wx * (1 - wy), (1 - wx) * wy, wx * wy)
+                }
+            }
+        }
         var o = out
         centreX.withUnsafeBufferPointer { centreX in
         coverageX.withUnsafeBufferPointer { coverageX in
-        for i in 0..<centreX.count {
+        for i in span {
+            var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
+            @inline(__always) func v(_ p: UnsafeMutablePointer<Texel>, _ k: Int) -> Float { p[k].working(working) }
+            if run.contains(i), let (row0, row1) = runRows {
+                let x = (runX0 + i - run.lowerBound) * 3
+                let (p0, p1) = (row0 + x, row1 + x)
+                let (w00, w10, w01, w11) = runWeights
+                r = w00 * v(p0, 0) + w10 * v(p0, 3) + w01 * v(p1, 0) + w11 * v(p1, 3)
+                g = w00 * v(p0, 1) + w10 * v(p0, 4) + w01 * v(p1, 1) + w11 * v(p1, 4)
+                b = w00 * v(p0, 2) + w10 * v(p0, 5) + w01 * v(p1, 2) + w11 * v(p1, 5)
+                a = 1
+                let alpha = Float(coverageX[i] * coverY)
+                if alpha > 0 {
+                    o[0] = r; o[1] = g; o[2] = b; o[3] = alpha
+                    if hasOutputKernels { for kernel in outputKernels { kernel.apply(&o[0], &o[1], &o[2]) } }
+                } else {
+                    o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0
+                }
+                o += 4
+                continue
+            }
             let qx = centreX[i]
-            // The same operations in the same order as GeometrySampler (bit-identical results).
-            let u = inverse.a * qx + cqy + inverse.tx
-            let v = sourceHeight - (inverse.b * qx + dqy + inverse.ty)
-            let fx = u - 0.5, fy = v - 0.5
-            let x0f = fx.rounded(.down), y0f = fy.rounded(.down)
-            let wx = fx - x0f, wy = fy - y0f
-            var r = 0.0, g = 0.0, b = 0.0, a = 0.0
-            if x0f >= Double(firstX), x0f <= Double(lastX), y0f >= Double(firstY), y0f <= Double(lastY) {
-                // All four taps exist: a zero weight adds exactly nothing, so no test is needed.
-                let (x0, y0) = (Int(x0f), Int(y0f))
-                let p0 = window.row(y0) + (x0 - left) * 3, p1 = window.row(y0 + 1) + (x0 - left) * 3
+            let fx = inverse.a * qx + cqy - 0.5
+            let fy = sourceHeight - (inverse.b * qx + dqy) - 0.5
+            let x0f = Self.floor(fx), y0f = Self.floor(fy)
+            let wx = Float(fx - x0f), wy = Float(fy - y0f)
+            if x0f >= firstX, x0f <= lastX, y0f >= firstY, y0f <= lastY {
+                // All four taps exist, and their weights sum to 1.
+                let (x0, y0) = (Int(x0f) - left, Int(y0f))
+                let p0 = window.row(y0) + x0 * 3, p1 = window.row(y0 + 1) + x0 * 3
                 let w00 = (1 - wx) * (1 - wy), w10 = wx * (1 - wy), w01 = (1 - wx) * wy, w11 = wx * wy
-                if w00 > 0 { r += w00 * Double(p0[0]); g += w00 * Double(p0[1]); b += w00 * Double(p0[2]); a += w00 }
-                if w10 > 0 { r += w10 * Double(p0[3]); g += w10 * Double(p0[4]); b += w10 * Double(p0[5]); a += w10 }
-                if w01 > 0 { r += w01 * Double(p1[0]); g += w01 * Double(p1[1]); b += w01 * Double(p1[2]); a += w01 }
-                if w11 > 0 { r += w11 * Double(p1[3]); g += w11 * Double(p1[4]); b += w11 * Double(p1[5]); a += w11 }
+                r = w00 * v(p0, 0) + w10 * v(p0, 3) + w01 * v(p1, 0) + w11 * v(p1, 3)
+                g = w00 * v(p0, 1) + w10 * v(p0, 4) + w01 * v(p1, 1) + w11 * v(p1, 4)
+                b = w00 * v(p0, 2) + w10 * v(p0, 5) + w01 * v(p1, 2) + w11 * v(p1, 5)
+                a = 1
             } else if x0f > -2, x0f < Double(W), y0f > -2, y0f < Double(H) {
                 // Adds one texel; texels outside the image are transparent (weight lost). The
                 // window holds every texel of the image a sample can reach (RenderPlanner.sourceRegion).
-                @inline(__always) func add(_ x: Int, _ y: Int, _ w: Double) {
+                @inline(__always) func add(_ x: Int, _ y: Int, _ w: Float) {
                     guard w > 0, x >= 0, x < W, y >= 0, y < H, x >= left, x < right, y >= top, y < bottom else { return }
                     let p = window.row(y) + (x - left) * 3
-                    r += w * Double(p[0]); g += w * Double(p[1]); b += w * Double(p[2])
+                    r += w * p[0].working(working); g += w * p[1].working(working); b += w * p[2].working(working)
                     a += w
                 }
                 let x0 = Int(x0f), y0 = Int(y0f)
                 add(x0, y0, (1 - wx) * (1 - wy)); add(x0 + 1, y0, wx * (1 - wy))
                 add(x0, y0 + 1, (1 - wx) * wy); add(x0 + 1, y0 + 1, wx * wy)
+                if a > 0 { r /= a; g /= a; b /= a }
             }
-            let alpha = a * coverageX[i] * coverY
+            let alpha = Float(Double(a) * coverageX[i] * coverY)
             if alpha > 0 {
-                o[0] = Float(r / a); o[1] = Float(g / a); o[2] = Float(b / a); o[3] = Float(alpha)
-                for kernel in outputKernels { kernel.apply(&o[0], &o[1], &o[2]) }
+                o[0] = r; o[1] = g; o[2] = b; o[3] = alpha
+                if hasOutputKernels { for kernel in outputKernels { kernel.apply(&o[0], &o[1], &o[2]) } }
             } else {
                 o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0
             }
@@ -112,4 +164,59 @@ struct OutputRowSampler: Sendable {
         }
         }
     }
+
+    /// ⌊x⌋ without a libm call (this runs twice a sample); huge values take the slow path.
+    @inline(__always)
+    static func floor(_ x: Double) -> Double {
+        guard abs(x) < 1e15 else { return x.rounded(.down) }
+        let t = Double(Int(x))
+        return t > x ? t - 1 : t
+    }
+
+    /// The fraction of each output pixel's footprint [c − pitch/2, c + pitch/2] inside [lo, hi]
+    /// (1 everywhere without a crop).
+    static func coverage(centres: [Double], pitch: Double, keptFrom lo: Double?, to hi: Double?) -> [Double] {
+        guard let lo, let hi else { return [Double](repeating: 1, count: centres.count) }
+        return centres.map { c in
+            let inside = min(c + pitch / 2, hi) - max(c - pitch / 2, lo)
+            return min(1, max(0, inside / pitch))
+        }
+    }
+
+    /// The whole sampled raster from a whole decoded image, for the reference pipeline
+    /// (`Renderer.renderReference`); no output-frame kernels (the reference applies them after).
+    static func sampleWhole(_ source: RGBFloatImage, plan: RenderPlan) -> RGBAFloatImage {
+        let (width, height) = (source.size.width, source.size.height)
+        let window = SourceRowWindow<Float>(top: 0, bottom: height, width: width, capacity: height, zero: 0)
+        source.pixels.withUnsafeBufferPointer { pixels in
+            for y in 0..<height {
+                window.slotForNextRow()!.update(from: pixels.baseAddress! + y * width * 3, count: width * 3)
+                window.finishRow()
+            }
+        }
+        let sampler = OutputRowSampler(plan: plan, outputKernels: [])
+        var output = RGBAFloatImage(size: plan.samplingGrid.size)
+        output.pixels.withUnsafeMutableBufferPointer { out in
+            for j in 0..<sampler.rows {
+                sampler.sampleRow(j, window: window, columnOffset: 0, into: out.baseAddress! + j * sampler.columns * 4)
+            }
+        }
+        return output
+    }
+}
+
+/// What a `SourceRowWindow` may hold for the sampler: working-space floats, or 8-bit codes read
+/// through the 256-entry decode table. Bytes are a quarter of the memory traffic: a rotated
+/// output reads the source along slanted lines that the hardware prefetcher cannot follow, so
+/// every cache line of the window is a miss, and there are four times fewer of them.
+protocol WindowTexel {
+    func working(_ table: UnsafePointer<Float>?) -> Float
+}
+
+extension Float: WindowTexel {
+    @inline(__always) func working(_ table: UnsafePointer<Float>?) -> Float { self }
+}
+
+extension UInt8: WindowTexel {
+    @inline(__always) func working(_ table: UnsafePointer<Float>?) -> Float { table.unsafelyUnwrapped[Int(self)] }
 }

@@ -115,7 +115,7 @@ public struct Renderer: Sendable {
     func render(_ plan: RenderPlan, decoded: RGB8Image, program: ColourProgram) -> Rendering {
         var working = Self.workingValues(of: decoded, space: program.space)
         let warnings = program.applyToStoredFrame(&working)
-        var sampled = GeometrySampler.sample(working, plan: plan)
+        var sampled = OutputRowSampler.sampleWhole(working, plan: plan)
         program.applyToOutputFrame(&sampled)
         var encoded = Self.encoded(sampled, space: program.space)
         // The shrink averages encoded values, as the DCT's reduced decode does (geometry.md §2):

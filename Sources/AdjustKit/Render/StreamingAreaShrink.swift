@@ -1,42 +1,61 @@
 /// `AreaResampler` one output row at a time: the same weights and the same order of sums (so the
 /// same bits), but only the few sampled rows an output row covers are held, never the whole
 /// sampled raster — what keeps a `--max-size` preview of a large photo small in memory.
+///
+/// A copy shares the weights and gets its own rows (copy-on-write): one copy per worker.
 struct StreamingAreaShrink {
     let inputSize: PixelSize, outputSize: PixelSize
-    private let columnWeights: [[(Int, Float)]]
-    private let rowWeights: [[(Int, Float)]]
-    /// Horizontally shrunk rows (premultiplied, 4 floats a pixel of the output width), by input row.
-    private var cache: [Int: [Float]] = [:]
+    private let columnTaps: Taps, rowTaps: Taps
+    /// Horizontally shrunk input rows (premultiplied, 4 floats a pixel of the output width), in a
+    /// ring of `slots` rows: input row k lives in slot k mod slots, `cachedRow[slot]` says which.
+    private var shrunkRows: [Float]
+    private var cachedRow: [Int]
+    private let slots: Int
+    /// One sampled input row.
     private var input: [Float]
+
+    /// The weights of `AreaResampler.weights`, flattened: output i takes inputs
+    /// index[start[i]..<start[i + 1]] with the matching weights.
+    private struct Taps {
+        var start: [Int] = [0], index: [Int] = [], weight: [Float] = []
+        init(from inCount: Int, to outCount: Int) {
+            for taps in AreaResampler.weights(from: inCount, to: outCount) {
+                for (i, w) in taps { index.append(i); weight.append(w) }
+                start.append(index.count)
+            }
+        }
+        func range(_ i: Int) -> Range<Int> { start[i]..<start[i + 1] }
+    }
 
     init(from inputSize: PixelSize, to outputSize: PixelSize) {
         (self.inputSize, self.outputSize) = (inputSize, outputSize)
-        columnWeights = AreaResampler.weights(from: inputSize.width, to: outputSize.width)
-        rowWeights = AreaResampler.weights(from: inputSize.height, to: outputSize.height)
+        columnTaps = Taps(from: inputSize.width, to: outputSize.width)
+        let rowTaps = Taps(from: inputSize.height, to: outputSize.height)
+        self.rowTaps = rowTaps
+        slots = 1 + (0..<outputSize.height).map { rowTaps.range($0).count }.max()!
+        shrunkRows = [Float](repeating: 0, count: slots * outputSize.width * 4)
+        cachedRow = [Int](repeating: -1, count: slots)
         input = [Float](repeating: 0, count: inputSize.width * 4)
     }
 
     /// The input rows output row y averages.
     func inputRows(of y: Int) -> ClosedRange<Int> {
-        let taps = rowWeights[y]
-        return taps.first!.0...taps.last!.0
+        let taps = rowTaps.range(y)
+        return rowTaps.index[taps.lowerBound]...rowTaps.index[taps.upperBound - 1]
     }
 
     /// Output row y (encoded RGBA, unpremultiplied) into `out`; `sampleRow(k, buffer)` writes
     /// input row k (encoded RGBA floats, unpremultiplied). Rows must be asked for in order.
     mutating func row(_ y: Int, into out: UnsafeMutablePointer<Float>,
-                      sampleRow: (Int, UnsafeMutablePointer<Float>) throws -> Void) rethrows {
+                      sampleRow: (Int, UnsafeMutablePointer<Float>) -> Void) {
         let width = outputSize.width
-        for k in cache.keys where k < inputRows(of: y).lowerBound { cache[k] = nil }
-        for i in 0..<(width * 4) { out[i] = 0 }
-        for (k, weight) in rowWeights[y] {
-            if cache[k] == nil { cache[k] = try horizontal(k, sampleRow: sampleRow) }
-            cache[k]!.withUnsafeBufferPointer { h in
-                for x in 0..<width {
-                    let (o, p) = (out + x * 4, x * 4)
-                    o[0] += h[p] * weight; o[1] += h[p + 1] * weight
-                    o[2] += h[p + 2] * weight; o[3] += h[p + 3] * weight
-                }
+        for k in inputRows(of: y) where cachedRow[k % slots] != k { shrinkInputRow(k, sampleRow: sampleRow) }
+        out.initialize(repeating: 0, count: width * 4)
+        shrunkRows.withUnsafeBufferPointer { rows in
+            for t in rowTaps.range(y) {
+                let (k, weight) = (rowTaps.index[t], rowTaps.weight[t])
+                let h = rows.baseAddress! + (k % slots) * width * 4
+                for p in 0..<(width * 4) { out[p] += h[p] * weight }
             }
         }
         for x in 0..<width {
@@ -45,21 +64,31 @@ struct StreamingAreaShrink {
         }
     }
 
-    private mutating func horizontal(_ k: Int, sampleRow: (Int, UnsafeMutablePointer<Float>) throws -> Void) rethrows -> [Float] {
-        try input.withUnsafeMutableBufferPointer { try sampleRow(k, $0.baseAddress!) }
-        var h = [Float](repeating: 0, count: outputSize.width * 4)
+    private mutating func shrinkInputRow(_ k: Int, sampleRow: (Int, UnsafeMutablePointer<Float>) -> Void) {
+        input.withUnsafeMutableBufferPointer { sampleRow(k, $0.baseAddress!) }
+        let (width, slot) = (outputSize.width, k % slots)
+        cachedRow[slot] = k
+        let taps = columnTaps
         input.withUnsafeBufferPointer { src in
-            for (x, taps) in columnWeights.enumerated() {
-                var sum: (Float, Float, Float, Float) = (0, 0, 0, 0)
-                for (index, weight) in taps {
-                    let p = index * 4
-                    let alpha = src[p + 3] * weight
-                    sum.0 += src[p] * alpha; sum.1 += src[p + 1] * alpha
-                    sum.2 += src[p + 2] * alpha; sum.3 += alpha
+            shrunkRows.withUnsafeMutableBufferPointer { rows in
+                taps.index.withUnsafeBufferPointer { index in
+                    taps.weight.withUnsafeBufferPointer { weights in
+                        let h = rows.baseAddress! + slot * width * 4
+                        for x in 0..<width {
+                            var sum: (Float, Float, Float, Float) = (0, 0, 0, 0)
+                            var t = taps.start[x]
+                            while t < taps.start[x + 1] {
+                                let p = index[t] * 4
+                                let alpha = src[p + 3] * weights[t]
+                                sum.0 += src[p] * alpha; sum.1 += src[p + 1] * alpha
+                                sum.2 += src[p + 2] * alpha; sum.3 += alpha
+                                t += 1
+                            }
+                            h[x * 4] = sum.0; h[x * 4 + 1] = sum.1; h[x * 4 + 2] = sum.2; h[x * 4 + 3] = sum.3
+                        }
+                    }
                 }
-                h[x * 4] = sum.0; h[x * 4 + 1] = sum.1; h[x * 4 + 2] = sum.2; h[x * 4 + 3] = sum.3
             }
         }
-        return h
     }
 }
