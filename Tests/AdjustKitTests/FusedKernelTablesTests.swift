@@ -41,23 +41,33 @@ final class FusedKernelTablesTests: XCTestCase {
         XCTAssertEqual(table(-0.25), SRGBTransfer.encode(-0.25))
     }
 
-    /// The memo computes each colour once and returns it unchanged after.
+    /// The memos compute each colour once and return it unchanged after.
     func testColourMemoComputesEachColourOnce() {
         final class Counter: @unchecked Sendable { var calls = 0 }
         let counter = Counter()
         let memo = ColourMemo<UInt32> { r, g, b in
             counter.calls += 1
-            return 1 << 24 | UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
+            return UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
         }
         var random = SplitMix64(seed: 11)
         var seen = Set<UInt32>()
         for _ in 0..<100_000 {
             let (r, g, b) = (UInt8(random.next() & 255), UInt8(random.next() & 255), UInt8(random.next() & 255))
-            let value = memo.slot(r, g, b) { $0 == 0 }
-            XCTAssertEqual(value, 1 << 24 | UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b))
+            let value = memo.cells.value(r, g, b)
+            XCTAssertEqual(value, UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b))
             seen.insert(value)
         }
         XCTAssertEqual(counter.calls, seen.count)
+        XCTAssertEqual(memo.computed, seen.count)
+        let packed = PackedColourMemo { r, g, b in (b, r, g) }
+        for r in stride(from: 0, through: 255, by: 15) {
+            for g in 0...255 {
+                for b in [0, 8, 255] {
+                    let value = packed.cells.value(UInt8(r), UInt8(g), UInt8(b))
+                    XCTAssertTrue(value == (UInt8(b), UInt8(r), UInt8(g)), "\(r) \(g) \(b) gave \(value)")
+                }
+            }
+        }
         // Every colour has its own slot.
         var indices = Set<Int>()
         for r in stride(from: 0, through: 255, by: 5) {

@@ -24,24 +24,41 @@ final class JPEGRegionReader: @unchecked Sendable {
     private(set) var nextRow: Int
 
     private let decoder: OpaquePointer
-    /// libjpeg reads from this between calls, so it needs an address that lasts as long as the
-    /// reader; a Swift array promises one only inside `withUnsafeBufferPointer`, hence a copy.
-    private let source: UnsafeMutableBufferPointer<UInt8>
+    /// libjpeg reads from the file between calls, so its address must last as long as the
+    /// reader: a copy of an array (`init(jpeg: [UInt8], …)`), or nil when the caller vouches for
+    /// the bytes (`init(bytes:…)`).
+    private let ownedCopy: UnsafeMutableBufferPointer<UInt8>?
 
     /// Reads the header and starts decoding `columns` of the image decoded at `scale`, from row
     /// `firstRow`. Warnings (corrupt data libjpeg can paper over) fail unless `tolerateWarnings`;
     /// progressive files stop after 500 scans unless `allowManyScans`. CMYK and YCCK are refused.
-    init(jpeg: [UInt8], scale: DecodeScale = .full, columns: Range<Int>? = nil, firstRow: Int = 0,
-         tolerateWarnings: Bool = false, allowManyScans: Bool = false) throws(DecodeError) {
-        guard jpeg.count >= 3, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { throw .notAJPEG }
-        guard JPEGDecoder.supportedScales.contains(scale) else { throw .unsupportedScale(scale) }
-        source = .allocate(capacity: jpeg.count)
-        _ = source.initialize(from: jpeg)
+    /// The file is copied (a Swift array promises an address only inside `withUnsafeBufferPointer`).
+    convenience init(jpeg: [UInt8], scale: DecodeScale = .full, columns: Range<Int>? = nil, firstRow: Int = 0,
+                     tolerateWarnings: Bool = false, allowManyScans: Bool = false) throws(DecodeError) {
+        let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: jpeg.count)
+        _ = copy.initialize(from: jpeg)
+        try self.init(bytes: UnsafeBufferPointer(copy), owned: copy, scale: scale, columns: columns, firstRow: firstRow,
+                      tolerateWarnings: tolerateWarnings, allowManyScans: allowManyScans)
+    }
+
+    /// As `init(jpeg:…)`, reading `bytes` in place: they must stay valid and unchanged until the
+    /// reader is gone (the fused renderer decodes inside the file's `withUnsafeBufferPointer`).
+    convenience init(bytes: UnsafeBufferPointer<UInt8>, scale: DecodeScale = .full, columns: Range<Int>? = nil,
+                     firstRow: Int = 0, tolerateWarnings: Bool = false, allowManyScans: Bool = false) throws(DecodeError) {
+        try self.init(bytes: bytes, owned: nil, scale: scale, columns: columns, firstRow: firstRow,
+                      tolerateWarnings: tolerateWarnings, allowManyScans: allowManyScans)
+    }
+
+    private init(bytes jpeg: UnsafeBufferPointer<UInt8>, owned: UnsafeMutableBufferPointer<UInt8>?, scale: DecodeScale,
+                 columns: Range<Int>?, firstRow: Int, tolerateWarnings: Bool, allowManyScans: Bool) throws(DecodeError) {
+        ownedCopy = owned
+        guard jpeg.count >= 3, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { owned?.deallocate(); throw .notAJPEG }
+        guard JPEGDecoder.supportedScales.contains(scale) else { owned?.deallocate(); throw .unsupportedScale(scale) }
         var status: Int32 = 0
         var message = [CChar](repeating: 0, count: 256)
-        guard let decoder = jr_decoder_open(source.baseAddress, source.count, tolerateWarnings ? 1 : 0,
+        guard let decoder = jr_decoder_open(jpeg.baseAddress, jpeg.count, tolerateWarnings ? 1 : 0,
                                             allowManyScans ? 0 : 1, &status, &message, message.count) else {
-            source.deallocate()
+            owned?.deallocate()
             if status == Int32(JR_CMYK) { throw .unsupportedColorspace("CMYK") }
             throw .corrupt(Self.trimmed(String(cString: message)))
         }
@@ -61,7 +78,7 @@ final class JPEGRegionReader: @unchecked Sendable {
 
     deinit {
         jr_decoder_close(decoder)
-        source.deallocate()
+        ownedCopy?.deallocate()
     }
 
     /// Decodes the next `count` rows (at most those left) into `destination`, `width` RGB pixels

@@ -40,16 +40,19 @@ struct FusedRenderer {
             }, finished: { _ in }, sink: sink)
             return
         }
-        if !plan.needsResample, let offset = sampler.pixelCopyOffset {
-            try runPixelCopy(jpeg: jpeg, sampler: sampler, offset: offset, pipeline: pipeline, sink: sink)
-        } else {
-            try runSampled(jpeg: jpeg, sampler: sampler, pipeline: pipeline, sink: sink)
+        // libjpeg reads the file in place: every use of the reader ends inside this closure.
+        try jpeg.withUnsafeBufferPointer { jpeg in
+            if !plan.needsResample, let offset = sampler.pixelCopyOffset {
+                try runPixelCopy(jpeg: jpeg, sampler: sampler, offset: offset, pipeline: pipeline, sink: sink)
+            } else {
+                try runSampled(jpeg: jpeg, sampler: sampler, pipeline: pipeline, sink: sink)
+            }
         }
     }
 
     // MARK: pixel copy (integer translation at the decode's pitch)
 
-    private func runPixelCopy(jpeg: [UInt8], sampler: OutputRowSampler, offset: (dx: Int, dy: Int),
+    private func runPixelCopy(jpeg: UnsafeBufferPointer<UInt8>, sampler: OutputRowSampler, offset: (dx: Int, dy: Int),
                               pipeline: ChunkedRowPipeline,
                               sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws {
         let region = plan.sourceRegion
@@ -69,7 +72,7 @@ struct FusedRenderer {
             try pipeline.run(prepare: { rows in
                 try window.waitUntilDecoded(through: rows.upperBound - 1 + offset.dy)
             }, compute: { worker, rows, buffer in
-                let memo = memos[worker], memoSlots = memo?.slots
+                let memo = memos[worker]?.cells, hasMemo = memo != nil
                 // Output columns whose source pixel is decoded; the rest are transparent.
                 let inside = max(0, left - offset.dx)..<max(0, min(columns, right - offset.dx))
                 for j in rows {
@@ -91,13 +94,8 @@ struct FusedRenderer {
                             let alpha = alphas[i]
                             if alpha == 0 {
                                 o[0] = 0; o[1] = 0; o[2] = 0
-                            } else if let memoSlots {
-                                let slot = memoSlots + ColourMemo<UInt32>.index(p[0], p[1], p[2])
-                                var value = slot.pointee
-                                if value == 0 { value = memo!.compute(p[0], p[1], p[2]); slot.pointee = value }
-                                o[0] = UInt8(truncatingIfNeeded: value >> 16)
-                                o[1] = UInt8(truncatingIfNeeded: value >> 8)
-                                o[2] = UInt8(truncatingIfNeeded: value)
+                            } else if hasMemo {
+                                (o[0], o[1], o[2]) = memo.unsafelyUnwrapped.value(p[0], p[1], p[2])
                             } else {
                                 o[0] = p[0]; o[1] = p[1]; o[2] = p[2]
                             }
@@ -114,7 +112,7 @@ struct FusedRenderer {
 
     // MARK: bilinear sampling (any affine, any scale), with the optional area shrink
 
-    private func runSampled(jpeg: [UInt8], sampler: OutputRowSampler, pipeline: ChunkedRowPipeline,
+    private func runSampled(jpeg: UnsafeBufferPointer<UInt8>, sampler: OutputRowSampler, pipeline: ChunkedRowPipeline,
                             sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws {
         let region = plan.sourceRegion
         let needs = (0..<sampler.rows).map { sampler.sourceRows(ofRow: $0) }
@@ -155,9 +153,12 @@ struct FusedRenderer {
         let quantizer = ByteQuantizer.shared(for: space)
         let encode = EncodingTable.shared(for: space)
 
-        /// The decoder fills `window` (through `convert`) while the pipeline samples it.
-        func sampleRows<Texel: WindowTexel>(window: SourceRowWindow<Texel>, working: UnsafePointer<Float>?,
-                                            convert: @escaping (UnsafePointer<UInt8>, UnsafeMutablePointer<Texel>) -> Void) throws {
+        /// The decoder fills the window (each row through `convert`) while the pipeline samples it.
+        func sampleRows<Texels: TexelReader>(texels: Texels,
+                                             convert: @escaping (UnsafePointer<UInt8>, UnsafeMutablePointer<Texels.Element>) -> Void)
+            throws where Texels.Element: Numeric {
+            let window = SourceRowWindow<Texels.Element>(top: region.y, bottom: region.y + region.height, width: reader.width,
+                                                         capacity: capacity, zero: 0)
             try withDecoderThread(reader: reader, window: window, convert: convert) {
                 try pipeline.run(prepare: { rows in
                     if let need = sourceRows(rows) { try window.waitUntilDecoded(through: need.upperBound) }
@@ -169,7 +170,7 @@ struct FusedRenderer {
                         defer { shrunk.deallocate() }
                         for y in rows {
                             shrink.row(y, into: shrunk) { k, gridRow in
-                                sampler.sampleRow(k, window: window, columnOffset: left, working: working, into: gridRow)
+                                sampler.sampleRow(k, window: window, columnOffset: left, texels: texels, into: gridRow)
                                 for x in 0..<gridWidth {
                                     let p = gridRow + x * 4
                                     p[0] = encode(p[0]); p[1] = encode(p[1]); p[2] = encode(p[2])
@@ -191,7 +192,7 @@ struct FusedRenderer {
                         for tile in stride(from: 0, to: gridWidth, by: Self.tileColumns) {
                             let span = tile..<min(gridWidth, tile + Self.tileColumns)
                             for j in rows {
-                                sampler.sampleRow(j, columns: span, window: window, columnOffset: left, working: working,
+                                sampler.sampleRow(j, columns: span, window: window, columnOffset: left, texels: texels,
                                                   into: sampled)
                                 let out = buffer + (j - rows.lowerBound) * outputWidth * 4 + tile * 4
                                 for x in 0..<span.count {
@@ -213,35 +214,32 @@ struct FusedRenderer {
             }
         }
 
-        let (top, bottom) = (region.y, region.y + region.height)
-        if let storedMemo = program.storedFrameMemo() {
-            // The stored-frame kernels run once per source pixel (through the memo), on the
-            // decoder thread, into a window of working-space floats.
-            let window = SourceRowWindow<Float>(top: top, bottom: bottom, width: reader.width, capacity: capacity, zero: 0)
-            let (slots, compute) = (storedMemo.slots, storedMemo.compute)
-            try sampleRows(window: window, working: nil) { row, slot in
-                for x in 0..<reader.width {
-                    let (r, g, b) = (row[x * 3], row[x * 3 + 1], row[x * 3 + 2])
-                    let memoSlot = slots + ColourMemo<SIMD4<Float>>.index(r, g, b)
-                    if memoSlot.pointee.w == 0 { memoSlot.pointee = compute(r, g, b) }
-                    let value = memoSlot.pointee
-                    slot[x * 3] = value.x; slot[x * 3 + 1] = value.y; slot[x * 3 + 2] = value.z
+        if let memo = program.storedFrameMemo() {
+            // The stored-frame kernels run once per source pixel (once per distinct colour,
+            // through the memo) on the decoder thread, into a window of working-space floats.
+            let cells = memo.cells
+            try sampleRows(texels: FloatTexels()) { row, slot in
+                withExtendedLifetime(memo) {
+                    for x in 0..<reader.width {
+                        let value = cells.value(row[x * 3], row[x * 3 + 1], row[x * 3 + 2])
+                        slot[x * 3] = value.x; slot[x * 3 + 1] = value.y; slot[x * 3 + 2] = value.z
+                    }
                 }
             }
         } else {
-            let window = SourceRowWindow<UInt8>(top: top, bottom: bottom, width: reader.width, capacity: capacity, zero: 0)
+            // Bytes: a quarter of the memory traffic of floats (see ByteTexels).
             let table = UnsafeMutablePointer<Float>.allocate(capacity: 256)
             defer { table.deallocate() }
             table.initialize(from: space.fromByte, count: 256)
-            try sampleRows(window: window, working: table) { row, slot in slot.update(from: row, count: reader.width * 3) }
+            try sampleRows(texels: ByteTexels(table: table)) { row, slot in slot.update(from: row, count: reader.width * 3) }
         }
     }
 
     // MARK: the decoder thread
 
-    private func openReader(_ jpeg: [UInt8]) throws -> JPEGRegionReader {
+    private func openReader(_ jpeg: UnsafeBufferPointer<UInt8>) throws -> JPEGRegionReader {
         let region = plan.sourceRegion
-        let reader = try JPEGRegionReader(jpeg: jpeg, scale: plan.decodeScale, columns: region.x..<(region.x + region.width),
+        let reader = try JPEGRegionReader(bytes: jpeg, scale: plan.decodeScale, columns: region.x..<(region.x + region.width),
                                           firstRow: region.y, tolerateWarnings: decoder.tolerateWarnings,
                                           allowManyScans: decoder.allowManyScans)
         guard reader.decodedSize == plan.decodedSize else {

@@ -12,7 +12,8 @@ struct OutputRowSampler: Sendable {
     let centreX: [Double], centreY: [Double]
     let coverageX: [Double], coverageY: [Double]
     let outputKernels: [any PixelKernel]
-    /// T⁻¹ is a translation and the grid's pitch is one decoded pixel.
+    /// T⁻¹ is a translation and the grid's columns are one decoded pixel apart: every pixel of
+    /// a row then has the same bilinear weights (the row pitch does not matter).
     let isUnitTranslation: Bool
 
     init(plan: RenderPlan, outputKernels: [any PixelKernel]) {
@@ -26,7 +27,7 @@ struct OutputRowSampler: Sendable {
         coverageX = Self.coverage(centres: centreX, pitch: pw, keptFrom: plan.cropRect?.minX, to: plan.cropRect?.maxX)
         coverageY = Self.coverage(centres: centreY, pitch: ph, keptFrom: plan.cropRect?.minY, to: plan.cropRect?.maxY)
         self.outputKernels = outputKernels
-        isUnitTranslation = pw == 1 && ph == 1 && inverse.a == 1 && inverse.b == 0 && inverse.c == 0 && inverse.d == 1
+        isUnitTranslation = pw == 1 && inverse.a == 1 && inverse.b == 0 && inverse.c == 0 && inverse.d == 1
     }
 
     var columns: Int { centreX.count }
@@ -64,12 +65,10 @@ struct OutputRowSampler: Sendable {
 
     /// Bilinear samples of grid row j, columns `span` (all by default), as unpremultiplied
     /// working-space RGBA (alpha = coverage), output-frame kernels applied, into `out` (4 floats a
-    /// pixel, the span's first at `out`). `window` holds working-space RGB floats for decoded
-    /// columns starting at `columnOffset`, as working-space floats or as 8-bit codes that
-    /// `working` (256 entries) turns into working-space values.
-    func sampleRow<Texel: WindowTexel>(_ j: Int, columns span: Range<Int>? = nil, window: SourceRowWindow<Texel>,
-                                       columnOffset: Int, working: UnsafePointer<Float>? = nil,
-                                       into out: UnsafeMutablePointer<Float>) {
+    /// pixel, the span's first at `out`). `window` holds the decoded columns starting at
+    /// `columnOffset`; `texels` turns one of its pixels into working-space RGB.
+    func sampleRow<Texels: TexelReader>(_ j: Int, columns span: Range<Int>? = nil, window: SourceRowWindow<Texels.Element>,
+                                        columnOffset: Int, texels: Texels, into out: UnsafeMutablePointer<Float>) {
         let (W, H) = (plan.decodedSize.width, plan.decodedSize.height)
         let (left, right) = (columnOffset, columnOffset + window.width)
         let (top, bottom) = (window.top, window.bottom)
@@ -81,10 +80,10 @@ struct OutputRowSampler: Sendable {
         let hasOutputKernels = !outputKernels.isEmpty
         let (cqy, dqy) = (inverse.c * qy + inverse.tx, inverse.d * qy + inverse.ty)
         let span = span ?? 0..<centreX.count
-        // A translation at the decode's pitch (a crop at a reduced scale) has the same weights at
-        // every pixel of a row: its interior run skips the position arithmetic.
+        // A translation with columns at the decode's pitch (a crop at a reduced scale) has the
+        // same weights at every pixel of a row: its interior run skips the position arithmetic.
         var run = span.lowerBound..<span.lowerBound
-        var runX0 = 0, runRows: (UnsafeMutablePointer<Texel>, UnsafeMutablePointer<Texel>)?
+        var runX0 = 0, runRows: (UnsafeMutablePointer<Texels.Element>, UnsafeMutablePointer<Texels.Element>)?
         var runWeights: (Float, Float, Float, Float) = (0, 0, 0, 0)
         if isUnitTranslation, !span.isEmpty {
             let fy = sourceHeight - dqy - 0.5, fx = centreX[span.lowerBound] + cqy - 0.5
@@ -105,15 +104,18 @@ struct OutputRowSampler: Sendable {
         coverageX.withUnsafeBufferPointer { coverageX in
         for i in span {
             var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
-            @inline(__always) func v(_ p: UnsafeMutablePointer<Texel>, _ k: Int) -> Float { p[k].working(working) }
+            /// The four taps' weighted sum (all inside the window).
+            @inline(__always) func blend(_ p0: UnsafeMutablePointer<Texels.Element>, _ p1: UnsafeMutablePointer<Texels.Element>,
+                                         _ w00: Float, _ w10: Float, _ w01: Float, _ w11: Float) {
+                let (c00, c10, c01, c11) = (texels.working(p0), texels.working(p0 + 3), texels.working(p1), texels.working(p1 + 3))
+                r = w00 * c00.0 + w10 * c10.0 + w01 * c01.0 + w11 * c11.0
+                g = w00 * c00.1 + w10 * c10.1 + w01 * c01.1 + w11 * c11.1
+                b = w00 * c00.2 + w10 * c10.2 + w01 * c01.2 + w11 * c11.2
+                a = 1
+            }
             if run.contains(i), let (row0, row1) = runRows {
                 let x = (runX0 + i - run.lowerBound) * 3
-                let (p0, p1) = (row0 + x, row1 + x)
-                let (w00, w10, w01, w11) = runWeights
-                r = w00 * v(p0, 0) + w10 * v(p0, 3) + w01 * v(p1, 0) + w11 * v(p1, 3)
-                g = w00 * v(p0, 1) + w10 * v(p0, 4) + w01 * v(p1, 1) + w11 * v(p1, 4)
-                b = w00 * v(p0, 2) + w10 * v(p0, 5) + w01 * v(p1, 2) + w11 * v(p1, 5)
-                a = 1
+                blend(row0 + x, row1 + x, runWeights.0, runWeights.1, runWeights.2, runWeights.3)
                 let alpha = Float(coverageX[i] * coverY)
                 if alpha > 0 {
                     o[0] = r; o[1] = g; o[2] = b; o[3] = alpha
@@ -133,18 +135,14 @@ struct OutputRowSampler: Sendable {
                 // All four taps exist, and their weights sum to 1.
                 let (x0, y0) = (Int(x0f) - left, Int(y0f))
                 let p0 = window.row(y0) + x0 * 3, p1 = window.row(y0 + 1) + x0 * 3
-                let w00 = (1 - wx) * (1 - wy), w10 = wx * (1 - wy), w01 = (1 - wx) * wy, w11 = wx * wy
-                r = w00 * v(p0, 0) + w10 * v(p0, 3) + w01 * v(p1, 0) + w11 * v(p1, 3)
-                g = w00 * v(p0, 1) + w10 * v(p0, 4) + w01 * v(p1, 1) + w11 * v(p1, 4)
-                b = w00 * v(p0, 2) + w10 * v(p0, 5) + w01 * v(p1, 2) + w11 * v(p1, 5)
-                a = 1
+                blend(p0, p1, (1 - wx) * (1 - wy), wx * (1 - wy), (1 - wx) * wy, wx * wy)
             } else if x0f > -2, x0f < Double(W), y0f > -2, y0f < Double(H) {
                 // Adds one texel; texels outside the image are transparent (weight lost). The
                 // window holds every texel of the image a sample can reach (RenderPlanner.sourceRegion).
                 @inline(__always) func add(_ x: Int, _ y: Int, _ w: Float) {
                     guard w > 0, x >= 0, x < W, y >= 0, y < H, x >= left, x < right, y >= top, y < bottom else { return }
-                    let p = window.row(y) + (x - left) * 3
-                    r += w * p[0].working(working); g += w * p[1].working(working); b += w * p[2].working(working)
+                    let c = texels.working(window.row(y) + (x - left) * 3)
+                    r += w * c.0; g += w * c.1; b += w * c.2
                     a += w
                 }
                 let x0 = Int(x0f), y0 = Int(y0f)
@@ -198,25 +196,33 @@ struct OutputRowSampler: Sendable {
         var output = RGBAFloatImage(size: plan.samplingGrid.size)
         output.pixels.withUnsafeMutableBufferPointer { out in
             for j in 0..<sampler.rows {
-                sampler.sampleRow(j, window: window, columnOffset: 0, into: out.baseAddress! + j * sampler.columns * 4)
+                sampler.sampleRow(j, window: window, columnOffset: 0, texels: FloatTexels(),
+                                  into: out.baseAddress! + j * sampler.columns * 4)
             }
         }
         return output
     }
 }
 
-/// What a `SourceRowWindow` may hold for the sampler: working-space floats, or 8-bit codes read
-/// through the 256-entry decode table. Bytes are a quarter of the memory traffic: a rotated
-/// output reads the source along slanted lines that the hardware prefetcher cannot follow, so
-/// every cache line of the window is a miss, and there are four times fewer of them.
-protocol WindowTexel {
-    func working(_ table: UnsafePointer<Float>?) -> Float
+/// Reads one pixel of a `SourceRowWindow` as working-space RGB for the sampler.
+protocol TexelReader {
+    associatedtype Element
+    func working(_ pixel: UnsafeMutablePointer<Element>) -> (Float, Float, Float)
 }
 
-extension Float: WindowTexel {
-    @inline(__always) func working(_ table: UnsafePointer<Float>?) -> Float { self }
+/// A window of working-space floats: the reference pipeline's whole image, or decoded rows
+/// already through the stored-frame colour kernels.
+struct FloatTexels: TexelReader {
+    @inline(__always) func working(_ p: UnsafeMutablePointer<Float>) -> (Float, Float, Float) { (p[0], p[1], p[2]) }
 }
 
-extension UInt8: WindowTexel {
-    @inline(__always) func working(_ table: UnsafePointer<Float>?) -> Float { table.unsafelyUnwrapped[Int(self)] }
+/// A window of decoded 8-bit RGB through the 256-entry decode table. The fused renderer keeps
+/// its windows in bytes: a rotated output reads the source along slanted lines that the hardware
+/// prefetcher cannot follow, so every cache line of the window is a miss, and bytes have a
+/// quarter as many lines as floats.
+struct ByteTexels: TexelReader {
+    let table: UnsafePointer<Float>
+    @inline(__always) func working(_ p: UnsafeMutablePointer<UInt8>) -> (Float, Float, Float) {
+        (table[Int(p[0])], table[Int(p[1])], table[Int(p[2])])
+    }
 }
