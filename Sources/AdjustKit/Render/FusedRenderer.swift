@@ -35,7 +35,7 @@ struct FusedRenderer {
         let region = plan.sourceRegion
         guard region.width > 0, region.height > 0 else {
             // Nothing of the image is reached: every pixel is transparent.
-            try pipeline.run(prepare: { _ in }, compute: { _, rows, buffer in
+            try pipeline.run(prepare: { _ in false }, compute: { _, rows, buffer in
                 buffer.initialize(repeating: 0, count: rows.count * output.width * 4)
             }, finished: { _ in }, sink: sink)
             return
@@ -153,15 +153,17 @@ struct FusedRenderer {
         let quantizer = ByteQuantizer.shared(for: space)
         let encode = EncodingTable.shared(for: space)
 
-        /// The decoder fills the window (each row through `convert`) while the pipeline samples it.
-        func sampleRows<Texels: TexelReader>(texels: Texels,
-                                             convert: @escaping (UnsafePointer<UInt8>, UnsafeMutablePointer<Texels.Element>) -> Void)
-            throws where Texels.Element: Numeric {
-            let window = SourceRowWindow<Texels.Element>(top: region.y, bottom: region.y + region.height, width: reader.width,
-                                                         capacity: capacity, zero: 0)
-            try withDecoderThread(reader: reader, window: window, convert: convert) {
+        /// The decoder fills `decoded` while the pipeline samples `window`, once `ready(v)` says
+        /// rows through v are there (and whether it had to wait for them).
+        func sampleRows<Texels: TexelReader>(texels: Texels, decoded: SourceRowWindow<UInt8>,
+                                             window: SourceRowWindow<Texels.Element>,
+                                             ready: @escaping (Int) throws -> Bool) throws {
+            try withDecoderThread(reader: reader, window: decoded, convert: { row, slot in
+                slot.update(from: row, count: reader.width * 3)
+            }) {
                 try pipeline.run(prepare: { rows in
-                    if let need = sourceRows(rows) { try window.waitUntilDecoded(through: need.upperBound) }
+                    guard let need = sourceRows(rows) else { return false }
+                    return try ready(need.upperBound)
                 }, compute: { _, rows, buffer in
                     let sampled = UnsafeMutablePointer<Float>.allocate(capacity: gridWidth * 4)
                     defer { sampled.deallocate() }
@@ -214,24 +216,22 @@ struct FusedRenderer {
             }
         }
 
+        let (top, bottom) = (region.y, region.y + region.height)
+        let decoded = SourceRowWindow<UInt8>(top: top, bottom: bottom, width: reader.width, capacity: capacity, zero: 0)
         if let memo = program.storedFrameMemo() {
             // The stored-frame kernels run once per source pixel (once per distinct colour,
-            // through the memo) on the decoder thread, into a window of working-space floats.
-            let cells = memo.cells
-            try sampleRows(texels: FloatTexels()) { row, slot in
-                withExtendedLifetime(memo) {
-                    for x in 0..<reader.width {
-                        let value = cells.value(row[x * 3], row[x * 3 + 1], row[x * 3 + 2])
-                        slot[x * 3] = value.x; slot[x * 3 + 1] = value.y; slot[x * 3 + 2] = value.z
-                    }
-                }
-            }
+            // through the memo), on this thread, as rows are needed: the decoder thread, which
+            // is what a reduced render waits on, only decodes.
+            let working = SourceRowWindow<Float>(top: top, bottom: bottom, width: reader.width, capacity: capacity, zero: 0)
+            let conversion = StoredFrameConversion(decoded: decoded, working: working, memo: memo)
+            try sampleRows(texels: FloatTexels(), decoded: decoded, window: working, ready: conversion.convert(through:))
         } else {
             // Bytes: a quarter of the memory traffic of floats (see ByteTexels).
             let table = UnsafeMutablePointer<Float>.allocate(capacity: 256)
             defer { table.deallocate() }
             table.initialize(from: space.fromByte, count: 256)
-            try sampleRows(texels: ByteTexels(table: table)) { row, slot in slot.update(from: row, count: reader.width * 3) }
+            try sampleRows(texels: ByteTexels(table: table), decoded: decoded, window: decoded,
+                           ready: { try decoded.waitUntilDecoded(through: $0) })
         }
     }
 
@@ -306,5 +306,37 @@ private final class DecodeJob<Element>: @unchecked Sendable {
             failure = error
             window.fail(error)
         }
+    }
+}
+
+/// Decoded rows → working-space rows through the stored-frame colour memo, as far down as the
+/// sampler needs, releasing each decoded row once converted.
+private final class StoredFrameConversion: @unchecked Sendable {
+    let decoded: SourceRowWindow<UInt8>, working: SourceRowWindow<Float>
+    let memo: ColourMemo<SIMD3<Float>>
+    private var next: Int
+
+    init(decoded: SourceRowWindow<UInt8>, working: SourceRowWindow<Float>, memo: ColourMemo<SIMD3<Float>>) {
+        (self.decoded, self.working, self.memo, next) = (decoded, working, memo, decoded.top)
+    }
+
+    /// Converts rows through v (clamped to the region); true when it waited for the decoder.
+    func convert(through v: Int) throws -> Bool {
+        let waited = try decoded.waitUntilDecoded(through: v)
+        let cells = memo.cells
+        let width = decoded.width
+        while next <= min(v, decoded.bottom - 1) {
+            // Never blocks: rows above the current chunk's were released before it was asked for.
+            guard let slot = working.slotForNextRow() else { throw CancellationError() }
+            let row = decoded.row(next)
+            for x in 0..<width {
+                let value = cells.value(row[x * 3], row[x * 3 + 1], row[x * 3 + 2])
+                slot[x * 3] = value.x; slot[x * 3 + 1] = value.y; slot[x * 3 + 2] = value.z
+            }
+            working.finishRow()
+            next += 1
+            decoded.release(below: next)
+        }
+        return waited
     }
 }
