@@ -116,39 +116,31 @@ struct OutputRowSampler: Sendable {
             if run.contains(i), let (row0, row1) = runRows {
                 let x = (runX0 + i - run.lowerBound) * 3
                 blend(row0 + x, row1 + x, runWeights.0, runWeights.1, runWeights.2, runWeights.3)
-                let alpha = Float(coverageX[i] * coverY)
-                if alpha > 0 {
-                    o[0] = r; o[1] = g; o[2] = b; o[3] = alpha
-                    if hasOutputKernels { for kernel in outputKernels { kernel.apply(&o[0], &o[1], &o[2]) } }
-                } else {
-                    o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0
+            } else {
+                let qx = centreX[i]
+                let fx = inverse.a * qx + cqy - 0.5
+                let fy = sourceHeight - (inverse.b * qx + dqy) - 0.5
+                let x0f = Self.floor(fx), y0f = Self.floor(fy)
+                let wx = Float(fx - x0f), wy = Float(fy - y0f)
+                if x0f >= firstX, x0f <= lastX, y0f >= firstY, y0f <= lastY {
+                    // All four taps exist, and their weights sum to 1.
+                    let (x0, y0) = (Int(x0f) - left, Int(y0f))
+                    let p0 = window.row(y0) + x0 * 3, p1 = window.row(y0 + 1) + x0 * 3
+                    blend(p0, p1, (1 - wx) * (1 - wy), wx * (1 - wy), (1 - wx) * wy, wx * wy)
+                } else if x0f > -2, x0f < Double(W), y0f > -2, y0f < Double(H) {
+                    // Adds one texel; texels outside the image are transparent (weight lost). The
+                    // window holds every texel of the image a sample can reach (RenderPlanner.sourceRegion).
+                    @inline(__always) func add(_ x: Int, _ y: Int, _ w: Float) {
+                        guard w > 0, x >= 0, x < W, y >= 0, y < H, x >= left, x < right, y >= top, y < bottom else { return }
+                        let c = texels.working(window.row(y) + (x - left) * 3)
+                        r += w * c.0; g += w * c.1; b += w * c.2
+                        a += w
+                    }
+                    let x0 = Int(x0f), y0 = Int(y0f)
+                    add(x0, y0, (1 - wx) * (1 - wy)); add(x0 + 1, y0, wx * (1 - wy))
+                    add(x0, y0 + 1, (1 - wx) * wy); add(x0 + 1, y0 + 1, wx * wy)
+                    if a > 0 { r /= a; g /= a; b /= a }
                 }
-                o += 4
-                continue
-            }
-            let qx = centreX[i]
-            let fx = inverse.a * qx + cqy - 0.5
-            let fy = sourceHeight - (inverse.b * qx + dqy) - 0.5
-            let x0f = Self.floor(fx), y0f = Self.floor(fy)
-            let wx = Float(fx - x0f), wy = Float(fy - y0f)
-            if x0f >= firstX, x0f <= lastX, y0f >= firstY, y0f <= lastY {
-                // All four taps exist, and their weights sum to 1.
-                let (x0, y0) = (Int(x0f) - left, Int(y0f))
-                let p0 = window.row(y0) + x0 * 3, p1 = window.row(y0 + 1) + x0 * 3
-                blend(p0, p1, (1 - wx) * (1 - wy), wx * (1 - wy), (1 - wx) * wy, wx * wy)
-            } else if x0f > -2, x0f < Double(W), y0f > -2, y0f < Double(H) {
-                // Adds one texel; texels outside the image are transparent (weight lost). The
-                // window holds every texel of the image a sample can reach (RenderPlanner.sourceRegion).
-                @inline(__always) func add(_ x: Int, _ y: Int, _ w: Float) {
-                    guard w > 0, x >= 0, x < W, y >= 0, y < H, x >= left, x < right, y >= top, y < bottom else { return }
-                    let c = texels.working(window.row(y) + (x - left) * 3)
-                    r += w * c.0; g += w * c.1; b += w * c.2
-                    a += w
-                }
-                let x0 = Int(x0f), y0 = Int(y0f)
-                add(x0, y0, (1 - wx) * (1 - wy)); add(x0 + 1, y0, wx * (1 - wy))
-                add(x0, y0 + 1, (1 - wx) * wy); add(x0 + 1, y0 + 1, wx * wy)
-                if a > 0 { r /= a; g /= a; b /= a }
             }
             let alpha = Float(Double(a) * coverageX[i] * coverY)
             if alpha > 0 {
