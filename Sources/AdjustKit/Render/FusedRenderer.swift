@@ -146,7 +146,10 @@ struct FusedRenderer {
             }
         }
         let reader = try openReader(jpeg)
+        // The decoder must be able to run a whole chunk's advance ahead, or the pipeline would
+        // wait on it every chunk (and ChunkedRowPipeline would take that for a slow decoder).
         let capacity = monotone ? span + Self.readAhead : region.height
+        let decodedCapacity = monotone ? 2 * span + Self.readAhead : region.height
         let left = reader.columnOffset
         let gridWidth = sampler.columns
         let (outputWidth, space) = (plan.outputSize.width, program.space)
@@ -217,7 +220,8 @@ struct FusedRenderer {
         }
 
         let (top, bottom) = (region.y, region.y + region.height)
-        let decoded = SourceRowWindow<UInt8>(top: top, bottom: bottom, width: reader.width, capacity: capacity, zero: 0)
+        let decoded = SourceRowWindow<UInt8>(top: top, bottom: bottom, width: reader.width, capacity: decodedCapacity,
+                                             zero: 0)
         if let memo = program.storedFrameMemo() {
             // The stored-frame kernels run once per source pixel (once per distinct colour,
             // through the memo), on this thread, as rows are needed: the decoder thread, which
