@@ -5,9 +5,7 @@ import Foundation
 /// k + 1. Two chunk buffers alternate between the two sides.
 ///
 /// `prepare(rows)` runs first for each chunk on the calling thread (waiting for the source rows
-/// the chunk needs); it returns true when it had to wait for them, and the chunk is then made on
-/// one core fewer: the decoder thread is the bottleneck, and workers on every core would take
-/// turns with it instead of letting it run; `compute(worker, rows, buffer)` then runs on each core for a contiguous part
+/// the chunk needs); `compute(worker, rows, buffer)` then runs on each core for a contiguous part
 /// of the chunk, writing row j at `buffer + (j − rows.lowerBound) · rowBytes` (`worker` tells
 /// the parts apart, for per-worker scratch); `finished(rows)` runs after.
 struct ChunkedRowPipeline {
@@ -17,7 +15,7 @@ struct ChunkedRowPipeline {
     var rowBytes: Int
     var chunkRows: Int
 
-    func run(prepare: (Range<Int>) throws -> Bool,
+    func run(prepare: (Range<Int>) throws -> Void,
              compute: (Int, Range<Int>, UnsafeMutablePointer<UInt8>) -> Void,
              finished: (Range<Int>) -> Void,
              sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws {
@@ -30,9 +28,9 @@ struct ChunkedRowPipeline {
         do {
             for start in stride(from: 0, to: rows, by: chunkRows) {
                 let chunk = start..<min(rows, start + chunkRows)
-                let producerBound = try prepare(chunk)
+                try prepare(chunk)
                 let buffer = try handoff.acquire(chunkIndex % 2)
-                let parts = min(producerBound ? max(1, Self.workers - 1) : Self.workers, chunk.count)
+                let parts = min(Self.workers, chunk.count)
                 DispatchQueue.concurrentPerform(iterations: parts) { part in
                     let lo = chunk.lowerBound + chunk.count * part / parts
                     let hi = chunk.lowerBound + chunk.count * (part + 1) / parts

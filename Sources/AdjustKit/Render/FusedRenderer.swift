@@ -35,7 +35,7 @@ struct FusedRenderer {
         let region = plan.sourceRegion
         guard region.width > 0, region.height > 0 else {
             // Nothing of the image is reached: every pixel is transparent.
-            try pipeline.run(prepare: { _ in false }, compute: { _, rows, buffer in
+            try pipeline.run(prepare: { _ in }, compute: { _, rows, buffer in
                 buffer.initialize(repeating: 0, count: rows.count * output.width * 4)
             }, finished: { _ in }, sink: sink)
             return
@@ -156,17 +156,16 @@ struct FusedRenderer {
         let quantizer = ByteQuantizer.shared(for: space)
         let encode = EncodingTable.shared(for: space)
 
-        /// The decoder fills `decoded` while the pipeline samples `window`, once `ready(v)` says
-        /// rows through v are there (and whether it had to wait for them).
+        /// The decoder fills `decoded` while the pipeline samples `window`, once `ready(v)` has
+        /// made rows through v available.
         func sampleRows<Texels: TexelReader>(texels: Texels, decoded: SourceRowWindow<UInt8>,
                                              window: SourceRowWindow<Texels.Element>,
-                                             ready: @escaping (Int) throws -> Bool) throws {
+                                             ready: @escaping (Int) throws -> Void) throws {
             try withDecoderThread(reader: reader, window: decoded, convert: { row, slot in
                 slot.update(from: row, count: reader.width * 3)
             }) {
                 try pipeline.run(prepare: { rows in
-                    guard let need = sourceRows(rows) else { return false }
-                    return try ready(need.upperBound)
+                    if let need = sourceRows(rows) { try ready(need.upperBound) }
                 }, compute: { _, rows, buffer in
                     let sampled = UnsafeMutablePointer<Float>.allocate(capacity: gridWidth * 4)
                     defer { sampled.deallocate() }
@@ -324,9 +323,9 @@ private final class StoredFrameConversion: @unchecked Sendable {
         (self.decoded, self.working, self.memo, next) = (decoded, working, memo, decoded.top)
     }
 
-    /// Converts rows through v (clamped to the region); true when it waited for the decoder.
-    func convert(through v: Int) throws -> Bool {
-        let waited = try decoded.waitUntilDecoded(through: v)
+    /// Converts rows through v (clamped to the region).
+    func convert(through v: Int) throws {
+        try decoded.waitUntilDecoded(through: v)
         let cells = memo.cells
         let width = decoded.width
         while next <= min(v, decoded.bottom - 1) {
@@ -341,6 +340,5 @@ private final class StoredFrameConversion: @unchecked Sendable {
             next += 1
             decoded.release(below: next)
         }
-        return waited
     }
 }

@@ -61,16 +61,12 @@ final class SourceRowWindow<Element>: @unchecked Sendable {
 
     // MARK: reader side
 
-    /// Blocks until rows up to and including v are decoded (v is clamped to the region). Returns
-    /// true when it had to wait: the decoder is what the reader is waiting on.
-    @discardableResult
-    func waitUntilDecoded(through v: Int) throws -> Bool {
+    /// Blocks until rows up to and including v are decoded (v is clamped to the region).
+    func waitUntilDecoded(through v: Int) throws {
         let needed = min(v, bottom - 1) + 1
         condition.lock(); defer { condition.unlock() }
-        let waited = decodedEnd < needed
         while decodedEnd < needed, failure == nil { condition.wait() }
         if decodedEnd < needed, let failure { throw failure }
-        return waited && decodedEnd < bottom
     }
 
     /// The reader needs no row above v any more.
