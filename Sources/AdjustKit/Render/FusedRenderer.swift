@@ -2,10 +2,11 @@ import Foundation
 
 /// Runs a `RenderPlan` as one streaming pass: a decoder thread decodes only the plan's source
 /// region (libjpeg's skip/crop-scanline at the planned DCT scale) into a `SourceRowWindow`,
-/// while the calling thread turns those rows into finished output rows — sampling, every colour
-/// step, the `--max-size` shrink and the quantization fused per row — and hands each to a sink
-/// (a raster, or the JPEG encoder directly). No full-size intermediate exists: memory is the
-/// rows the geometry needs at once plus whatever the sink keeps.
+/// while chunks of output rows are made from those rows on every core (`ChunkedRowPipeline`) —
+/// sampling, every colour step, the `--max-size` shrink and the quantization fused per row — and
+/// handed in order to a sink on a thread of its own (a raster, or the JPEG encoder directly). No
+/// full-size intermediate exists: memory is the rows the geometry needs at once plus whatever
+/// the sink keeps.
 ///
 /// The result equals `Renderer`'s whole-image reference pipeline bit for bit (the colour kernels
 /// run exactly, once per distinct colour: `ColourMemo`), except that the `--max-size` shrink's
