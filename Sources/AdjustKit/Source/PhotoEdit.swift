@@ -88,6 +88,7 @@ public struct PhotoEdit: Sendable {
     }
 
     /// `renderEncoded` then `write`: the quickest way from a photo to an edited file.
+    @discardableResult
     public func renderAndWrite(to path: String, format: ImageFormat, quality: Int = 90,
                                metadata: MetadataOptions = MetadataOptions()) throws(FileError)
         -> (rendering: EncodedRendering, metadataWarnings: [String]) {
