@@ -74,6 +74,14 @@ extension JPEGEncoder {
     }
 }
 
+extension Rendering {
+    /// The rendering as a JPEG (`quality`, composited in its working space) or PNG file.
+    public func encoded(as format: ImageFormat, quality: Int = 90) throws(EncodeError) -> [UInt8] {
+        format == .jpeg ? try JPEGEncoder.encode(image, quality: quality, compositingIn: workingSpace)
+                        : try PNGCodec.encode(image)
+    }
+}
+
 /// PNG through libpng's simplified API, which reports errors by return value (no setjmp here).
 public enum PNGCodec {
     /// RGB when every pixel is opaque, else RGBA (not premultiplied).

@@ -23,7 +23,13 @@ public enum WorkingSpace: String, CaseIterable, Sendable {
 
     /// Working value → 8-bit output: round half up of clamp(encoded, 0, 1)·255.
     @inline(__always)
-    public func byte(_ working: Float) -> UInt8 {
-        UInt8(min(255, max(0, (encoded(working) * 255 + 0.5).rounded(.down))))
+    public func byte(_ working: Float) -> UInt8 { Self.byte(encoded: encoded(working)) }
+
+    /// Encoded value → 8-bit code: round half up of clamp(v, 0, 1)·255 (filters.md §0).
+    @inline(__always)
+    public static func byte(encoded v: Float) -> UInt8 {
+        let x = v * 255 + 0.5
+        guard x >= 1 else { return 0 }        // also NaN
+        return x >= 255 ? 255 : UInt8(Int(x))  // truncation is ⌊x⌋ here, without a libm call
     }
 }

@@ -34,7 +34,6 @@ public struct EncodedRendering: Sendable {
     public var format: ImageFormat
     /// Its pixel size (upright).
     public var size: PixelSize
-    public var workingSpace: WorkingSpace
     /// Approximate steps that were applied (one line each).
     public var approximations: [String]
     /// Steps that could not be applied and other remarks.
@@ -61,7 +60,10 @@ public struct Renderer: Sendable {
     /// is decoded, when the chain has an `aas:Filters` name this version does not know (unless
     /// the options skip them).
     public func render(_ plan: RenderPlan, jpeg: [UInt8]) throws -> Rendering {
-        let program = try ColourProgram(chain: plan.rescaledChain, options: colour)
+        try render(plan, jpeg: jpeg, program: try ColourProgram(chain: plan.rescaledChain, options: colour))
+    }
+
+    private func render(_ plan: RenderPlan, jpeg: [UInt8], program: ColourProgram) throws -> Rendering {
         guard FusedRenderer.supports(program) else { return try renderReference(plan, jpeg: jpeg, program: program) }
         var image = RGBA8Image(size: plan.outputSize)
         let rowBytes = plan.outputSize.width * 4
@@ -81,12 +83,10 @@ public struct Renderer: Sendable {
     public func renderEncoded(_ plan: RenderPlan, jpeg: [UInt8], format: ImageFormat, quality: Int) throws -> EncodedRendering {
         let program = try ColourProgram(chain: plan.rescaledChain, options: colour)
         guard format == .jpeg, plan.orientation == .identity, FusedRenderer.supports(program) else {
-            let rendering = try render(plan, jpeg: jpeg)
-            let bytes = format == .jpeg
-                ? try JPEGEncoder.encode(rendering.image, quality: quality, compositingIn: rendering.workingSpace)
-                : try PNGCodec.encode(rendering.image)
-            return EncodedRendering(bytes: bytes, format: format, size: rendering.image.size, workingSpace: rendering.workingSpace,
-                                    approximations: rendering.approximations, warnings: rendering.warnings)
+            let rendering = try render(plan, jpeg: jpeg, program: program)
+            return EncodedRendering(bytes: try rendering.encoded(as: format, quality: quality), format: format,
+                                    size: rendering.image.size, approximations: rendering.approximations,
+                                    warnings: rendering.warnings)
         }
         let size = plan.outputSize
         let writer = try JPEGRowWriter(size: size, quality: quality)
@@ -97,7 +97,7 @@ public struct Renderer: Sendable {
             JPEGEncoder.compositeOverBlack(row, count: size.width, into: rgb, working: working, space: program.space)
             try writer.write(rows: rgb, stride: size.width * 3, count: 1)
         }
-        return EncodedRendering(bytes: try writer.finish(), format: .jpeg, size: size, workingSpace: program.space,
+        return EncodedRendering(bytes: try writer.finish(), format: .jpeg, size: size,
                                 approximations: program.approximations, warnings: program.skipped)
     }
 
@@ -152,7 +152,7 @@ public struct Renderer: Sendable {
     static func quantized(_ image: RGBAFloatImage) -> RGBA8Image {
         var out = RGBA8Image(size: image.size)
         let width = image.size.width
-        @inline(__always) func byte(_ v: Float) -> UInt8 { UInt8(min(255, max(0, (v * 255 + 0.5).rounded(.down)))) }
+        let byte = WorkingSpace.byte(encoded:)
         image.pixels.withUnsafeBufferPointer { src in
             out.pixels.withUnsafeMutableBufferPointer { dst in
                 let (s, d) = (src.baseAddress!, dst.baseAddress!)

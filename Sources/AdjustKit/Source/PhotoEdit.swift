@@ -74,17 +74,8 @@ public struct PhotoEdit: Sendable {
     @discardableResult
     public func write(_ rendering: EncodedRendering, to path: String,
                       metadata: MetadataOptions = MetadataOptions()) throws(FileError) -> [String] {
-        do {
-            var (bytes, warnings) = (rendering.bytes, [String]())
-            if rendering.format == .jpeg {
-                (bytes, warnings) = MetadataCarryOver.carryOver(from: jpeg, into: bytes, outputSize: rendering.size,
-                                                                options: metadata)
-            }
-            try AtomicFileWriter.write(bytes, to: path)
-            return warnings
-        } catch {
-            throw FileError(path: path, kind: .unwritable, error)
-        }
+        try Self.writeFile(rendering.bytes, format: rendering.format, size: rendering.size, to: path,
+                           metadataFrom: jpeg, metadata: metadata)
     }
 
     /// `renderEncoded` then `write`: the quickest way from a photo to an edited file.
@@ -105,23 +96,24 @@ public struct PhotoEdit: Sendable {
     public static func write(_ rendering: Rendering, to path: String, format: ImageFormat, quality: Int = 90,
                              metadataFrom original: [UInt8]? = nil,
                              metadata: MetadataOptions = MetadataOptions()) throws(FileError) -> [String] {
-        do {
-            var warnings: [String] = []
-            var bytes: [UInt8]
-            if format == .jpeg {
-                bytes = try JPEGEncoder.encode(rendering.image, quality: quality, compositingIn: rendering.workingSpace)
-                if let original {
-                    (bytes, warnings) = MetadataCarryOver.carryOver(from: original, into: bytes,
-                                                                    outputSize: rendering.image.size, options: metadata)
-                }
-            } else {
-                bytes = try PNGCodec.encode(rendering.image)
-            }
-            try AtomicFileWriter.write(bytes, to: path)
-            return warnings
-        } catch {
+        let bytes: [UInt8]
+        do { bytes = try rendering.encoded(as: format, quality: quality) } catch {
             throw FileError(path: path, kind: .unwritable, error)
         }
+        return try writeFile(bytes, format: format, size: rendering.image.size, to: path, metadataFrom: original,
+                             metadata: metadata)
+    }
+
+    /// An encoded file, with the original's metadata carried into it when it is a JPEG, written
+    /// atomically.
+    private static func writeFile(_ bytes: [UInt8], format: ImageFormat, size: PixelSize, to path: String,
+                                  metadataFrom original: [UInt8]?, metadata: MetadataOptions) throws(FileError) -> [String] {
+        var (bytes, warnings) = (bytes, [String]())
+        if format == .jpeg, let original {
+            (bytes, warnings) = MetadataCarryOver.carryOver(from: original, into: bytes, outputSize: size, options: metadata)
+        }
+        do { try AtomicFileWriter.write(bytes, to: path) } catch { throw FileError(path: path, kind: .unwritable, error) }
+        return warnings
     }
 
     /// Writes this photo's rendering, carrying the original's metadata into a JPEG (see the
