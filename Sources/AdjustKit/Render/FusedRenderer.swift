@@ -24,8 +24,6 @@ struct FusedRenderer {
     private static let readAhead = 64
     /// Output rows made per chunk (split over the cores, then handed to the sink together).
     private static let chunkRows = 32
-    /// Output columns sampled together, row after row (see the sampled path).
-    private static let tileColumns = 256
 
     /// Renders, handing output row j (RGBA8, not yet oriented, `plan.outputSize.width` pixels) to
     /// `sink` in order j = 0, 1, … The sink runs on a thread of its own, one row at a time.
@@ -66,7 +64,7 @@ struct FusedRenderer {
         let (left, right) = (reader.columnOffset, reader.columnOffset + reader.width)
         let columns = sampler.columns
         // Alpha of a row whose vertical coverage is whole (all rows but a fractional crop's edges).
-        let fullRowAlphas = sampler.coverageX.map { Self.byte(Float($0)) }
+        let fullRowAlphas = sampler.coverageX.map { WorkingSpace.byte(encoded: Float($0)) }
         try withDecoderThread(reader: reader, window: window, convert: { row, slot in
             slot.update(from: row, count: reader.width * 3)
         }) {
@@ -80,7 +78,7 @@ struct FusedRenderer {
                     let out = buffer + (j - rows.lowerBound) * columns * 4
                     let y = j + offset.dy
                     let alphas = sampler.coverageY[j] == 1 ? fullRowAlphas : sampler.coverageX.map {
-                        Self.byte(Float($0 * sampler.coverageY[j]))
+                        WorkingSpace.byte(encoded: Float($0 * sampler.coverageY[j]))
                     }
                     guard y >= window.top, y < window.bottom, !inside.isEmpty else {
                         out.initialize(repeating: 0, count: columns * 4)
@@ -181,34 +179,14 @@ struct FusedRenderer {
                                     p[0] = encode(p[0]); p[1] = encode(p[1]); p[2] = encode(p[2])
                                 }
                             }
-                            let out = buffer + (y - rows.lowerBound) * outputWidth * 4
-                            for x in 0..<outputWidth {
-                                let (s, o) = (shrunk + x * 4, out + x * 4)
-                                let alpha = Self.byte(s[3])
-                                o[3] = alpha
-                                if alpha == 0 { o[0] = 0; o[1] = 0; o[2] = 0 } else {
-                                    o[0] = Self.byte(s[0]); o[1] = Self.byte(s[1]); o[2] = Self.byte(s[2])
-                                }
-                            }
+                            Self.quantize(shrunk, count: outputWidth, into: buffer + (y - rows.lowerBound) * outputWidth * 4,
+                                          colour: WorkingSpace.byte(encoded:))
                         }
                     } else {
-                        // Column tiles: the source rows a tile of a few rows reads stay in cache
-                        // (whole rows of a rotated output sweep more source rows than it holds).
-                        for tile in stride(from: 0, to: gridWidth, by: Self.tileColumns) {
-                            let span = tile..<min(gridWidth, tile + Self.tileColumns)
-                            for j in rows {
-                                sampler.sampleRow(j, columns: span, window: window, columnOffset: left, texels: texels,
-                                                  into: sampled)
-                                let out = buffer + (j - rows.lowerBound) * outputWidth * 4 + tile * 4
-                                for x in 0..<span.count {
-                                    let (s, o) = (sampled + x * 4, out + x * 4)
-                                    let alpha = Self.byte(s[3])
-                                    o[3] = alpha
-                                    if alpha == 0 { o[0] = 0; o[1] = 0; o[2] = 0 } else {
-                                        o[0] = quantizer.byte(s[0]); o[1] = quantizer.byte(s[1]); o[2] = quantizer.byte(s[2])
-                                    }
-                                }
-                            }
+                        for j in rows {
+                            sampler.sampleRow(j, window: window, columnOffset: left, texels: texels, into: sampled)
+                            Self.quantize(sampled, count: gridWidth, into: buffer + (j - rows.lowerBound) * outputWidth * 4,
+                                          colour: quantizer.byte)
                         }
                     }
                 }, finished: { rows in
@@ -275,12 +253,18 @@ struct FusedRenderer {
         if let failure = job.failure { throw failure }
     }
 
-    /// Round half up of clamp(v, 0, 1)·255 (filters.md §0), as `Renderer.quantized`.
+    /// Quantizes `count` sampled RGBA float pixels (alpha = coverage) to RGBA8: colour through
+    /// `colour` (encoded or working values, per the caller), transparent black where alpha rounds
+    /// to 0, as `Renderer.quantized`.
     @inline(__always)
-    static func byte(_ v: Float) -> UInt8 {
-        let x = v * 255 + 0.5
-        guard x >= 1 else { return 0 }        // also NaN
-        return x >= 255 ? 255 : UInt8(Int(x))  // truncation is ⌊x⌋ here, without a libm call
+    private static func quantize(_ source: UnsafeMutablePointer<Float>, count: Int, into out: UnsafeMutablePointer<UInt8>,
+                                 colour: (Float) -> UInt8) {
+        for x in 0..<count {
+            let (s, o) = (source + x * 4, out + x * 4)
+            let alpha = WorkingSpace.byte(encoded: s[3])
+            o[3] = alpha
+            if alpha == 0 { o[0] = 0; o[1] = 0; o[2] = 0 } else { o[0] = colour(s[0]); o[1] = colour(s[1]); o[2] = colour(s[2]) }
+        }
     }
 }
 

@@ -63,11 +63,10 @@ struct OutputRowSampler: Sendable {
         return (Int(dx), Int(dy))
     }
 
-    /// Bilinear samples of grid row j, columns `span` (all by default), as unpremultiplied
-    /// working-space RGBA (alpha = coverage), output-frame kernels applied, into `out` (4 floats a
-    /// pixel, the span's first at `out`). `window` holds the decoded columns starting at
+    /// Bilinear samples of grid row j as unpremultiplied working-space RGBA (alpha = coverage),
+    /// output-frame kernels applied, into `out` (4 floats a pixel). `window` holds the decoded columns starting at
     /// `columnOffset`; `texels` turns one of its pixels into working-space RGB.
-    func sampleRow<Texels: TexelReader>(_ j: Int, columns span: Range<Int>? = nil, window: SourceRowWindow<Texels.Element>,
+    func sampleRow<Texels: TexelReader>(_ j: Int, window: SourceRowWindow<Texels.Element>,
                                         columnOffset: Int, texels: Texels, into out: UnsafeMutablePointer<Float>) {
         let (W, H) = (plan.decodedSize.width, plan.decodedSize.height)
         let (left, right) = (columnOffset, columnOffset + window.width)
@@ -79,19 +78,18 @@ struct OutputRowSampler: Sendable {
         let qy = centreY[j], coverY = coverageY[j]
         let hasOutputKernels = !outputKernels.isEmpty
         let (cqy, dqy) = (inverse.c * qy + inverse.tx, inverse.d * qy + inverse.ty)
-        let span = span ?? 0..<centreX.count
         // A translation with columns at the decode's pitch (a crop at a reduced scale) has the
         // same weights at every pixel of a row: its interior run skips the position arithmetic.
-        var run = span.lowerBound..<span.lowerBound
+        var run = 0..<0
         var runX0 = 0, runRows: (UnsafeMutablePointer<Texels.Element>, UnsafeMutablePointer<Texels.Element>)?
         var runWeights: (Float, Float, Float, Float) = (0, 0, 0, 0)
-        if isUnitTranslation, !span.isEmpty {
-            let fy = sourceHeight - dqy - 0.5, fx = centreX[span.lowerBound] + cqy - 0.5
+        if isUnitTranslation, columns > 0 {
+            let fy = sourceHeight - dqy - 0.5, fx = centreX[0] + cqy - 0.5
             let x0f = Self.floor(fx), y0f = Self.floor(fy)
             if y0f >= firstY, y0f <= lastY, abs(x0f) < 1e9 {
-                let first = max(0, Int(firstX - x0f)), last = min(span.count, Int(lastX - x0f) + 1)
+                let first = max(0, Int(firstX - x0f)), last = min(columns, Int(lastX - x0f) + 1)
                 if last > first {
-                    run = (span.lowerBound + first)..<(span.lowerBound + last)
+                    run = first..<last
                     runX0 = Int(x0f) + first - left
                     runRows = (window.row(Int(y0f)), window.row(Int(y0f) + 1))
                     let wx = Float(fx - x0f), wy = Float(fy - y0f)
@@ -102,7 +100,7 @@ struct OutputRowSampler: Sendable {
         var o = out
         centreX.withUnsafeBufferPointer { centreX in
         coverageX.withUnsafeBufferPointer { coverageX in
-        for i in span {
+        for i in 0..<centreX.count {
             var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
             /// The four taps' weighted sum (all inside the window).
             @inline(__always) func blend(_ p0: UnsafeMutablePointer<Texels.Element>, _ p1: UnsafeMutablePointer<Texels.Element>,
@@ -208,10 +206,8 @@ struct FloatTexels: TexelReader {
     @inline(__always) func working(_ p: UnsafeMutablePointer<Float>) -> (Float, Float, Float) { (p[0], p[1], p[2]) }
 }
 
-/// A window of decoded 8-bit RGB through the 256-entry decode table. The fused renderer keeps
-/// its windows in bytes: a rotated output reads the source along slanted lines that the hardware
-/// prefetcher cannot follow, so every cache line of the window is a miss, and bytes have a
-/// quarter as many lines as floats.
+/// A window of decoded 8-bit RGB through the 256-entry decode table: the fused renderer keeps
+/// its windows in bytes, a quarter of the memory of working-space floats.
 struct ByteTexels: TexelReader {
     let table: UnsafePointer<Float>
     @inline(__always) func working(_ p: UnsafeMutablePointer<UInt8>) -> (Float, Float, Float) {
