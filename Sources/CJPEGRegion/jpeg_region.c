@@ -59,6 +59,7 @@ struct jr_decoder {
     /* Columns delivered, and where they start within libjpeg's (wider) cropped rows. */
     int out_x, out_w, skip_cols;
     int next_row;
+    int rows_to_skip; /* skipped by the first read, on the thread that decodes */
     /* Rows of libjpeg's cropped width, for when the delivered columns are a part of them. */
     unsigned char *buffer;
     int buffer_rows;
@@ -208,7 +209,9 @@ int jr_decoder_start(jr_decoder *dec, int scale_num, int x, int w, int y, int *o
     dec->buffer = malloc(dec->buffer_stride * (size_t)dec->buffer_rows);
     if (!dec->buffer) return jr_fail(dec, "out of memory");
 
-    if (y > 0) jpeg_skip_scanlines(cinfo, (JDIMENSION)y);
+    /* The skip entropy-decodes every row above y: left to the first read, so that it runs on
+     * whichever thread decodes (the fused renderer's decoder thread) rather than here. */
+    dec->rows_to_skip = y;
     dec->next_row = y;
     *out_x = dec->out_x;
     *out_w = dec->out_w;
@@ -223,6 +226,11 @@ int jr_decoder_read(jr_decoder *dec, unsigned char *dst, size_t stride, int rows
     if (setjmp(dec->err.jump)) {
         dec->failed = 1;
         return JR_ERROR;
+    }
+    if (dec->rows_to_skip > 0) {
+        JDIMENSION skip = (JDIMENSION)dec->rows_to_skip;
+        dec->rows_to_skip = 0;
+        jpeg_skip_scanlines(&dec->cinfo, skip);
     }
     if (dec->skip_cols == 0 && (int)dec->cinfo.output_width == dec->out_w)
         jr_read_cropped(dec, dst, stride, rows);

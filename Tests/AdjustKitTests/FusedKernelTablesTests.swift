@@ -68,12 +68,17 @@ final class FusedKernelTablesTests: XCTestCase {
                 }
             }
         }
-        // Every colour has its own slot.
+        // Every colour has its own cell.
         var indices = Set<Int>()
         for r in stride(from: 0, through: 255, by: 5) {
-            for g in 0...255 { for b in [0, 7, 8, 255] { indices.insert(ColourMemo<UInt32>.index(UInt8(r), UInt8(g), UInt8(b))) } }
+            for g in 0...255 {
+                for b in [0, 7, 8, 255] {
+                    let (block, offset) = ColourCells.position(UInt8(r), UInt8(g), UInt8(b))
+                    XCTAssertTrue(block >= 0 && block < 1 << 15 && offset >= 0 && offset < 1 << 9)
+                    indices.insert(block << 9 | offset)
+                }
+            }
         }
         XCTAssertEqual(indices.count, 52 * 256 * 4)
-        XCTAssertTrue(indices.allSatisfy { $0 >= 0 && $0 < 1 << 24 })
     }
 }

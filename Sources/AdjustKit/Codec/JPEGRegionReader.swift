@@ -30,7 +30,8 @@ final class JPEGRegionReader: @unchecked Sendable {
     private let ownedCopy: UnsafeMutableBufferPointer<UInt8>?
 
     /// Reads the header and starts decoding `columns` of the image decoded at `scale`, from row
-    /// `firstRow`. Warnings (corrupt data libjpeg can paper over) fail unless `tolerateWarnings`;
+    /// `firstRow` (the rows above it are skipped by the first `readRows`, on the thread that
+    /// decodes). Warnings (corrupt data libjpeg can paper over) fail unless `tolerateWarnings`;
     /// progressive files stop after 500 scans unless `allowManyScans`. CMYK and YCCK are refused.
     /// The file is copied (a Swift array promises an address only inside `withUnsafeBufferPointer`).
     convenience init(jpeg: [UInt8], scale: DecodeScale = .full, columns: Range<Int>? = nil, firstRow: Int = 0,

@@ -9,13 +9,12 @@ import Foundation
 /// next to the filters' kinks (vibrance's saturation and skin weights are max/min of expressions
 /// whose planes the grid cannot follow). The memo is exact by construction.
 ///
-/// Storage: a table of one 32-bit cell per possible colour (2²⁴), laid out in 8×8×8 blocks so
-/// that nearby colours share pages, holding 0 (not computed) or 1 + the position of the colour's
-/// value in a dense array of values in order of discovery. Both are `calloc`ed, so only the pages
-/// actually touched become memory: about 2.3 MB of table and 0.5 MB of values for the benchmark
-/// photo's crop, against 8 MB if every cell held its 16-byte value.
+/// Storage: `ColourCells`, one 32-bit cell per possible colour holding 0 (not computed) or 1 + the
+/// position of the colour's value in a dense array of values in order of discovery: about 2.3 MB
+/// of cells and 0.5 MB of values for the benchmark photo's crop, against 256 MB if every colour
+/// had its 16-byte value.
 final class ColourMemo<Value>: @unchecked Sendable {
-    private let table: UnsafeMutablePointer<UInt32>
+    private let table: ColourCells
     private let values: UnsafeMutablePointer<Value>
     private let count: UnsafeMutablePointer<Int>
     let compute: (UInt8, UInt8, UInt8) -> Value
@@ -25,7 +24,7 @@ final class ColourMemo<Value>: @unchecked Sendable {
     var cells: Cells { Cells(table: table, values: values, count: count, memo: self) }
 
     struct Cells {
-        fileprivate let table: UnsafeMutablePointer<UInt32>
+        fileprivate let table: ColourCells
         fileprivate let values: UnsafeMutablePointer<Value>
         fileprivate let count: UnsafeMutablePointer<Int>
         /// Not counted: copying `Cells` in a pixel loop must cost nothing (the memo outlives it).
@@ -34,9 +33,10 @@ final class ColourMemo<Value>: @unchecked Sendable {
         /// The value for (r, g, b), computed on first use.
         @inline(__always)
         func value(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Value {
-            let cell = table + ColourMemo.index(r, g, b)
+            let cell = table.cell(r, g, b)
             if cell.pointee == 0 {
-                values[count.pointee] = memo.compute(r, g, b)
+                // Written before it is ever read: no page of `values` starts as the zero page.
+                (values + count.pointee).initialize(to: memo.compute(r, g, b))
                 count.pointee += 1
                 cell.pointee = UInt32(count.pointee)
             }
@@ -45,46 +45,41 @@ final class ColourMemo<Value>: @unchecked Sendable {
     }
 
     init(compute: @escaping (UInt8, UInt8, UInt8) -> Value) {
-        guard let table = calloc(1 << 24, MemoryLayout<UInt32>.stride),
-              let values = calloc(1 << 24, MemoryLayout<Value>.stride) else { fatalError("out of memory for the colour memo") }
-        self.table = table.bindMemory(to: UInt32.self, capacity: 1 << 24)
-        self.values = values.bindMemory(to: Value.self, capacity: 1 << 24)
+        table = ColourCells()
+        // Address space only: pages become memory as values are appended.
+        values = .allocate(capacity: 1 << 24)
         count = .allocate(capacity: 1)
         count.initialize(to: 0)
         self.compute = compute
     }
 
     deinit {
-        free(table); free(values); count.deallocate()
+        values.deinitialize(count: count.pointee)
+        values.deallocate()
+        count.deallocate()
+        table.deallocate()
     }
 
     /// Distinct colours computed so far.
-    var computed: Int { cells.count.pointee }
-
-    /// A colour's cell: 8×8×8 blocks of (r, g, b).
-    @inline(__always)
-    static func index(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Int {
-        let (r, g, b) = (Int(r), Int(g), Int(b))
-        return (r >> 3) << 19 | (g >> 3) << 14 | (b >> 3) << 9 | (r & 7) << 6 | (g & 7) << 3 | (b & 7)
-    }
+    var computed: Int { count.pointee }
 }
 
 /// `ColourMemo` for 8-bit results: the packed colour 0x01RRGGBB sits in the cell itself (the
 /// 0x01 marks it computed), one load per pixel instead of two — this runs once per output pixel
 /// of a pixel-copy render.
 final class PackedColourMemo: @unchecked Sendable {
-    private let table: UnsafeMutablePointer<UInt32>
+    private let table: ColourCells
     let compute: (UInt8, UInt8, UInt8) -> (UInt8, UInt8, UInt8)
 
     var cells: Cells { Cells(table: table, memo: self) }
 
     struct Cells {
-        fileprivate let table: UnsafeMutablePointer<UInt32>
+        fileprivate let table: ColourCells
         fileprivate unowned(unsafe) let memo: PackedColourMemo
 
         @inline(__always)
         func value(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> (UInt8, UInt8, UInt8) {
-            let cell = table + ColourMemo<UInt32>.index(r, g, b)
+            let cell = table.cell(r, g, b)
             if cell.pointee == 0 {
                 let (r, g, b) = memo.compute(r, g, b)
                 cell.pointee = 1 << 24 | UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
@@ -95,12 +90,62 @@ final class PackedColourMemo: @unchecked Sendable {
     }
 
     init(compute: @escaping (UInt8, UInt8, UInt8) -> (UInt8, UInt8, UInt8)) {
-        guard let table = calloc(1 << 24, MemoryLayout<UInt32>.stride) else { fatalError("out of memory for the colour memo") }
-        self.table = table.bindMemory(to: UInt32.self, capacity: 1 << 24)
+        table = ColourCells()
         self.compute = compute
     }
 
-    deinit { free(table) }
+    deinit { table.deallocate() }
+}
+
+/// One zero-initialized 32-bit cell per 8-bit RGB colour (2²⁴), stored only for the 8×8×8 blocks
+/// of colours in use, so that nearby colours share pages and memory follows the photo's colours.
+///
+/// Why two levels rather than one `calloc`ed 64 MB table: a lookup reads its cell before it may
+/// write it, and reading an untouched page maps the shared zero page; the first write then has to
+/// replace that mapping, which with the renderer's threads on several cores means a TLB shootdown
+/// (an interrupt to every core; in a VM, an exit each). That was 2 000 faults and ~6 % of a
+/// `--max-size` Enhance render. Here every block is zeroed by a write when it is first needed.
+struct ColourCells {
+    /// 1 + the block's number in `blocks` for each of the 32 768 blocks, 0 before first use.
+    private let blockNumbers: UnsafeMutablePointer<UInt16>
+    /// Room for every block; blocks are handed out in order of first use.
+    private let blocks: UnsafeMutablePointer<UInt32>
+    private let blocksInUse: UnsafeMutablePointer<Int>
+    private static let blockCount = 1 << 15, cellsPerBlock = 1 << 9
+
+    init() {
+        blockNumbers = .allocate(capacity: Self.blockCount)
+        blockNumbers.initialize(repeating: 0, count: Self.blockCount)
+        blocks = .allocate(capacity: Self.blockCount * Self.cellsPerBlock)
+        blocksInUse = .allocate(capacity: 1)
+        blocksInUse.initialize(to: 0)
+    }
+
+    func deallocate() { blockNumbers.deallocate(); blocks.deallocate(); blocksInUse.deallocate() }
+
+    /// The cell of (r, g, b).
+    @inline(__always)
+    func cell(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> UnsafeMutablePointer<UInt32> {
+        let (block, offset) = Self.position(r, g, b)
+        var number = Int(blockNumbers[block])
+        if number == 0 { number = startBlock(block) }
+        return blocks + (number - 1) * Self.cellsPerBlock + offset
+    }
+
+    private func startBlock(_ block: Int) -> Int {
+        let number = blocksInUse.pointee + 1
+        blocksInUse.pointee = number
+        (blocks + (number - 1) * Self.cellsPerBlock).initialize(repeating: 0, count: Self.cellsPerBlock)
+        blockNumbers[block] = UInt16(number)
+        return number
+    }
+
+    /// The colour's block (its top five bits per channel) and its cell within the block (the low three).
+    @inline(__always)
+    static func position(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> (block: Int, offset: Int) {
+        let (r, g, b) = (Int(r), Int(g), Int(b))
+        return ((r >> 3) << 10 | (g >> 3) << 5 | (b >> 3), (r & 7) << 6 | (g & 7) << 3 | (b & 7))
+    }
 }
 
 extension ColourProgram {

@@ -57,7 +57,7 @@ struct FusedRenderer {
         let region = plan.sourceRegion
         let reader = try openReader(jpeg)
         let window = SourceRowWindow<UInt8>(top: region.y, bottom: region.y + region.height, width: reader.width,
-                                            capacity: pipeline.chunkRows + Self.readAhead, zero: 0)
+                                            capacity: pipeline.chunkRows + Self.readAhead)
         // One memo per worker: the memo is not thread-safe, and evaluating the few thousand
         // distinct colours twice costs less than sharing it safely would.
         let memos = (0..<ChunkedRowPipeline.workers).map { _ in program.wholeChainMemo() }
@@ -65,9 +65,7 @@ struct FusedRenderer {
         let columns = sampler.columns
         // Alpha of a row whose vertical coverage is whole (all rows but a fractional crop's edges).
         let fullRowAlphas = sampler.coverageX.map { WorkingSpace.byte(encoded: Float($0)) }
-        try withDecoderThread(reader: reader, window: window, convert: { row, slot in
-            slot.update(from: row, count: reader.width * 3)
-        }) {
+        try withDecoderThread(reader: reader, window: window) {
             try pipeline.run(prepare: { rows in
                 try window.waitUntilDecoded(through: rows.upperBound - 1 + offset.dy)
             }, compute: { worker, rows, buffer in
@@ -160,9 +158,7 @@ struct FusedRenderer {
         func sampleRows<Texels: TexelReader>(texels: Texels, decoded: SourceRowWindow<UInt8>,
                                              window: SourceRowWindow<Texels.Element>,
                                              ready: @escaping (Int) throws -> Void) throws {
-            try withDecoderThread(reader: reader, window: decoded, convert: { row, slot in
-                slot.update(from: row, count: reader.width * 3)
-            }) {
+            try withDecoderThread(reader: reader, window: decoded) {
                 try pipeline.run(prepare: { rows in
                     if let need = sourceRows(rows) { try ready(need.upperBound) }
                 }, compute: { _, rows, buffer in
@@ -198,14 +194,14 @@ struct FusedRenderer {
         }
 
         let (top, bottom) = (region.y, region.y + region.height)
-        let decoded = SourceRowWindow<UInt8>(top: top, bottom: bottom, width: reader.width, capacity: decodedCapacity,
-                                             zero: 0)
-        if let memo = program.storedFrameMemo() {
+        let decoded = SourceRowWindow<UInt8>(top: top, bottom: bottom, width: reader.width, capacity: decodedCapacity)
+        if !program.storedFrame.isEmpty {
             // The stored-frame kernels run once per source pixel (once per distinct colour,
-            // through the memo), on this thread, as rows are needed: the decoder thread, which
+            // through the memos), on every core, as rows are needed: the decoder thread, which
             // is what a reduced render waits on, only decodes.
-            let working = SourceRowWindow<Float>(top: top, bottom: bottom, width: reader.width, capacity: capacity, zero: 0)
-            let conversion = StoredFrameConversion(decoded: decoded, working: working, memo: memo)
+            let working = SourceRowWindow<Float>(top: top, bottom: bottom, width: reader.width, capacity: capacity)
+            let memos = (0..<ChunkedRowPipeline.workers).compactMap { _ in program.storedFrameMemo() }
+            let conversion = StoredFrameConversion(decoded: decoded, working: working, memos: memos)
             try sampleRows(texels: FloatTexels(), decoded: decoded, window: working, ready: conversion.convert(through:))
         } else {
             // Bytes: a quarter of the memory traffic of floats (see ByteTexels).
@@ -230,15 +226,13 @@ struct FusedRenderer {
         return reader
     }
 
-    /// Decodes the window's rows on a second thread (each converted by `convert` from RGB bytes
-    /// into its slot) while `body` consumes them here; returns once both are done. A decode
-    /// error reaches `body` through the window's waits and is rethrown; an error in `body` stops
-    /// the decoder.
-    private func withDecoderThread<Element>(reader: JPEGRegionReader, window: SourceRowWindow<Element>,
-                                            convert: @escaping (UnsafePointer<UInt8>, UnsafeMutablePointer<Element>) -> Void,
-                                            body: () throws -> Void) throws {
+    /// Decodes the window's rows on a second thread while `body` consumes them here; returns
+    /// once both are done. A decode error reaches `body` through the window's waits and is
+    /// rethrown; an error in `body` stops the decoder.
+    private func withDecoderThread(reader: JPEGRegionReader, window: SourceRowWindow<UInt8>,
+                                   body: () throws -> Void) throws {
         let finished = DispatchSemaphore(value: 0)
-        let job = DecodeJob(reader: reader, window: window, convert: convert)
+        let job = DecodeJob(reader: reader, window: window)
         let thread = Thread { job.run(); finished.signal() }
         thread.stackSize = 1 << 20
         thread.start()
@@ -268,26 +262,21 @@ struct FusedRenderer {
     }
 }
 
-/// The decoder thread's work: every row of the window, in order.
-private final class DecodeJob<Element>: @unchecked Sendable {
+/// The decoder thread's work: every row of the window, in order, straight into its slot.
+private final class DecodeJob: @unchecked Sendable {
     let reader: JPEGRegionReader
-    let window: SourceRowWindow<Element>
-    let convert: (UnsafePointer<UInt8>, UnsafeMutablePointer<Element>) -> Void
+    let window: SourceRowWindow<UInt8>
     private(set) var failure: Error?
 
-    init(reader: JPEGRegionReader, window: SourceRowWindow<Element>,
-         convert: @escaping (UnsafePointer<UInt8>, UnsafeMutablePointer<Element>) -> Void) {
-        (self.reader, self.window, self.convert) = (reader, window, convert)
+    init(reader: JPEGRegionReader, window: SourceRowWindow<UInt8>) {
+        (self.reader, self.window) = (reader, window)
     }
 
     func run() {
-        let row = UnsafeMutablePointer<UInt8>.allocate(capacity: reader.width * 3)
-        defer { row.deallocate() }
         do {
             for _ in window.top..<window.bottom {
                 guard let slot = window.slotForNextRow() else { return }
-                try reader.readRows(into: row, stride: reader.width * 3, count: 1)
-                convert(row, slot)
+                try reader.readRows(into: slot, stride: reader.width * 3, count: 1)
                 window.finishRow()
             }
         } catch {
@@ -298,32 +287,39 @@ private final class DecodeJob<Element>: @unchecked Sendable {
 }
 
 /// Decoded rows → working-space rows through the stored-frame colour memo, as far down as the
-/// sampler needs, releasing each decoded row once converted.
+/// sampler needs, the new rows split over the cores (one memo each: a memo is not thread-safe),
+/// releasing each decoded row once converted.
 private final class StoredFrameConversion: @unchecked Sendable {
     let decoded: SourceRowWindow<UInt8>, working: SourceRowWindow<Float>
-    let memo: ColourMemo<SIMD3<Float>>
+    let memos: [ColourMemo<SIMD3<Float>>]
     private var next: Int
 
-    init(decoded: SourceRowWindow<UInt8>, working: SourceRowWindow<Float>, memo: ColourMemo<SIMD3<Float>>) {
-        (self.decoded, self.working, self.memo, next) = (decoded, working, memo, decoded.top)
+    init(decoded: SourceRowWindow<UInt8>, working: SourceRowWindow<Float>, memos: [ColourMemo<SIMD3<Float>>]) {
+        precondition(!memos.isEmpty)
+        (self.decoded, self.working, self.memos, next) = (decoded, working, memos, decoded.top)
     }
 
     /// Converts rows through v (clamped to the region).
     func convert(through v: Int) throws {
         try decoded.waitUntilDecoded(through: v)
-        let cells = memo.cells
-        let width = decoded.width
-        while next <= min(v, decoded.bottom - 1) {
-            // Never blocks: rows above the current chunk's were released before it was asked for.
-            guard let slot = working.slotForNextRow() else { throw CancellationError() }
-            let row = decoded.row(next)
-            for x in 0..<width {
-                let value = cells.value(row[x * 3], row[x * 3 + 1], row[x * 3 + 2])
-                slot[x * 3] = value.x; slot[x * 3 + 1] = value.y; slot[x * 3 + 2] = value.z
+        let last = min(v, decoded.bottom - 1)
+        guard next <= last else { return }
+        // Never waits: rows above the current chunk's were released before it was asked for.
+        guard working.waitForRoom(through: last) else { throw CancellationError() }
+        let (first, count, width) = (next, last + 1 - next, decoded.width)
+        let parts = min(memos.count, count)
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            let cells = memos[part].cells
+            for y in (first + count * part / parts)..<(first + count * (part + 1) / parts) {
+                let (row, slot) = (decoded.row(y), working.row(y))
+                for x in 0..<width {
+                    let value = cells.value(row[x * 3], row[x * 3 + 1], row[x * 3 + 2])
+                    slot[x * 3] = value.x; slot[x * 3 + 1] = value.y; slot[x * 3 + 2] = value.z
+                }
             }
-            working.finishRow()
-            next += 1
-            decoded.release(below: next)
         }
+        working.finishRows(through: last)
+        next = last + 1
+        decoded.release(below: next)
     }
 }

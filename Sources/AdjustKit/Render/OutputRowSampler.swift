@@ -97,60 +97,100 @@ struct OutputRowSampler: Sendable {
                 }
             }
         }
-        var o = out
-        centreX.withUnsafeBufferPointer { centreX in
-        coverageX.withUnsafeBufferPointer { coverageX in
-        for i in 0..<centreX.count {
-            var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
-            /// The four taps' weighted sum (all inside the window).
-            @inline(__always) func blend(_ p0: UnsafeMutablePointer<Texels.Element>, _ p1: UnsafeMutablePointer<Texels.Element>,
-                                         _ w00: Float, _ w10: Float, _ w01: Float, _ w11: Float) {
-                let (c00, c10, c01, c11) = (texels.working(p0), texels.working(p0 + 3), texels.working(p1), texels.working(p1 + 3))
-                r = w00 * c00.0 + w10 * c10.0 + w01 * c01.0 + w11 * c11.0
-                g = w00 * c00.1 + w10 * c10.1 + w01 * c01.1 + w11 * c11.1
-                b = w00 * c00.2 + w10 * c10.2 + w01 * c01.2 + w11 * c11.2
-                a = 1
-            }
-            if run.contains(i), let (row0, row1) = runRows {
-                let x = (runX0 + i - run.lowerBound) * 3
-                blend(row0 + x, row1 + x, runWeights.0, runWeights.1, runWeights.2, runWeights.3)
-            } else {
-                let qx = centreX[i]
-                let fx = inverse.a * qx + cqy - 0.5
-                let fy = sourceHeight - (inverse.b * qx + dqy) - 0.5
-                let x0f = Self.floor(fx), y0f = Self.floor(fy)
-                let wx = Float(fx - x0f), wy = Float(fy - y0f)
-                if x0f >= firstX, x0f <= lastX, y0f >= firstY, y0f <= lastY {
-                    // All four taps exist, and their weights sum to 1.
-                    let (x0, y0) = (Int(x0f) - left, Int(y0f))
-                    let p0 = window.row(y0) + x0 * 3, p1 = window.row(y0 + 1) + x0 * 3
-                    blend(p0, p1, (1 - wx) * (1 - wy), wx * (1 - wy), (1 - wx) * wy, wx * wy)
-                } else if x0f > -2, x0f < Double(W), y0f > -2, y0f < Double(H) {
-                    // Adds one texel; texels outside the image are transparent (weight lost). The
-                    // window holds every texel of the image a sample can reach (RenderPlanner.sourceRegion).
-                    @inline(__always) func add(_ x: Int, _ y: Int, _ w: Float) {
-                        guard w > 0, x >= 0, x < W, y >= 0, y < H, x >= left, x < right, y >= top, y < bottom else { return }
-                        let c = texels.working(window.row(y) + (x - left) * 3)
-                        r += w * c.0; g += w * c.1; b += w * c.2
-                        a += w
-                    }
-                    let x0 = Int(x0f), y0 = Int(y0f)
-                    add(x0, y0, (1 - wx) * (1 - wy)); add(x0 + 1, y0, wx * (1 - wy))
-                    add(x0, y0 + 1, (1 - wx) * wy); add(x0 + 1, y0 + 1, wx * wy)
-                    if a > 0 { r /= a; g /= a; b /= a }
-                }
-            }
-            let alpha = Float(Double(a) * coverageX[i] * coverY)
+        /// Writes pixel i: its colour (unpremultiplied), alpha from the taps' total weight `a` and
+        /// the coverage, then the output-frame kernels.
+        @inline(__always) func store(_ i: Int, _ r: Float, _ g: Float, _ b: Float, _ a: Float, _ coverX: Double) {
+            let o = out + i * 4
+            let alpha = Float(Double(a) * coverX * coverY)
             if alpha > 0 {
                 o[0] = r; o[1] = g; o[2] = b; o[3] = alpha
                 if hasOutputKernels { for kernel in outputKernels { kernel.apply(&o[0], &o[1], &o[2]) } }
             } else {
                 o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0
             }
-            o += 4
+        }
+        centreX.withUnsafeBufferPointer { centreX in
+        coverageX.withUnsafeBufferPointer { coverageX in
+        /// Any pixel: its own position, taps inside or not.
+        func sampleAnywhere(_ i: Int) {
+            let qx = centreX[i]
+            let fx = inverse.a * qx + cqy - 0.5
+            let fy = sourceHeight - (inverse.b * qx + dqy) - 0.5
+            let x0f = Self.floor(fx), y0f = Self.floor(fy)
+            let wx = Float(fx - x0f), wy = Float(fy - y0f)
+            if x0f >= firstX, x0f <= lastX, y0f >= firstY, y0f <= lastY {
+                // All four taps exist, and their weights sum to 1.
+                let (x0, y0) = (Int(x0f) - left, Int(y0f))
+                let p0 = window.row(y0) + x0 * 3, p1 = window.row(y0 + 1) + x0 * 3
+                let c = blend(p0, p1, (1 - wx) * (1 - wy), wx * (1 - wy), (1 - wx) * wy, wx * wy, texels: texels)
+                store(i, c.0, c.1, c.2, 1, coverageX[i])
+            } else if x0f > -2, x0f < Double(W), y0f > -2, y0f < Double(H) {
+                // Adds one texel; texels outside the image are transparent (weight lost). The
+                // window holds every texel of the image a sample can reach (RenderPlanner.sourceRegion).
+                var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
+                @inline(__always) func add(_ x: Int, _ y: Int, _ w: Float) {
+                    guard w > 0, x >= 0, x < W, y >= 0, y < H, x >= left, x < right, y >= top, y < bottom else { return }
+                    let c = texels.working(window.row(y) + (x - left) * 3)
+                    r += w * c.0; g += w * c.1; b += w * c.2
+                    a += w
+                }
+                let x0 = Int(x0f), y0 = Int(y0f)
+                add(x0, y0, (1 - wx) * (1 - wy)); add(x0 + 1, y0, wx * (1 - wy))
+                add(x0, y0 + 1, (1 - wx) * wy); add(x0 + 1, y0 + 1, wx * wy)
+                if a > 0 { r /= a; g /= a; b /= a }
+                store(i, r, g, b, a, coverageX[i])
+            } else {
+                store(i, 0, 0, 0, 0, coverageX[i])
+            }
+        }
+        for i in 0..<run.lowerBound { sampleAnywhere(i) }
+        if let (row0, row1) = runRows {
+            // The run's taps all lie inside; a tap of weight 0 adds exactly +0 to its sum (texels
+            // are finite), so the cases below skip those taps and still give the four-tap sum's bits.
+            let (w00, w10, w01, w11) = runWeights
+            let x0 = runX0 - run.lowerBound
+            @inline(__always) func tap(_ row: UnsafeMutablePointer<Texels.Element>, _ i: Int, _ dx: Int) -> (Float, Float, Float) {
+                texels.working(row + (x0 + i + dx) * 3)
+            }
+            if w01 == 0, w11 == 0, w10 == 0 {
+                // On texel centres (w00 = 1).
+                for i in run {
+                    let c = tap(row0, i, 0)
+                    store(i, c.0, c.1, c.2, 1, coverageX[i])
+                }
+            } else if w01 == 0, w11 == 0 {
+                // On one source row.
+                for i in run {
+                    let (c00, c10) = (tap(row0, i, 0), tap(row0, i, 1))
+                    store(i, w00 * c00.0 + w10 * c10.0, w00 * c00.1 + w10 * c10.1, w00 * c00.2 + w10 * c10.2, 1, coverageX[i])
+                }
+            } else if w10 == 0, w11 == 0 {
+                // On one source column.
+                for i in run {
+                    let (c00, c01) = (tap(row0, i, 0), tap(row1, i, 0))
+                    store(i, w00 * c00.0 + w01 * c01.0, w00 * c00.1 + w01 * c01.1, w00 * c00.2 + w01 * c01.2, 1, coverageX[i])
+                }
+            } else {
+                for i in run {
+                    let c = blend(row0 + (x0 + i) * 3, row1 + (x0 + i) * 3, w00, w10, w01, w11, texels: texels)
+                    store(i, c.0, c.1, c.2, 1, coverageX[i])
+                }
+            }
+        }
+        for i in run.upperBound..<centreX.count { sampleAnywhere(i) }
         }
         }
-        }
+    }
+
+    /// The four taps' weighted sum (all inside the window), in the reference order.
+    @inline(__always)
+    private func blend<Texels: TexelReader>(_ p0: UnsafeMutablePointer<Texels.Element>, _ p1: UnsafeMutablePointer<Texels.Element>,
+                                            _ w00: Float, _ w10: Float, _ w01: Float, _ w11: Float,
+                                            texels: Texels) -> (Float, Float, Float) {
+        let (c00, c10, c01, c11) = (texels.working(p0), texels.working(p0 + 3), texels.working(p1), texels.working(p1 + 3))
+        return (w00 * c00.0 + w10 * c10.0 + w01 * c01.0 + w11 * c11.0,
+                w00 * c00.1 + w10 * c10.1 + w01 * c01.1 + w11 * c11.1,
+                w00 * c00.2 + w10 * c10.2 + w01 * c01.2 + w11 * c11.2)
     }
 
     /// ⌊x⌋ without a libm call (this runs twice a sample); huge values take the slow path.
@@ -175,7 +215,7 @@ struct OutputRowSampler: Sendable {
     /// (`Renderer.renderReference`); no output-frame kernels (the reference applies them after).
     static func sampleWhole(_ source: RGBFloatImage, plan: RenderPlan) -> RGBAFloatImage {
         let (width, height) = (source.size.width, source.size.height)
-        let window = SourceRowWindow<Float>(top: 0, bottom: height, width: width, capacity: height, zero: 0)
+        let window = SourceRowWindow<Float>(top: 0, bottom: height, width: width, capacity: height)
         source.pixels.withUnsafeBufferPointer { pixels in
             for y in 0..<height {
                 window.slotForNextRow()!.update(from: pixels.baseAddress! + y * width * 3, count: width * 3)

@@ -37,7 +37,8 @@ int jr_decoder_height(const jr_decoder *dec);
 /* Starts decoding at scale_num/8 (1...16), RGB (grayscale expanded), delivering columns [x, x+w)
  * of the scaled image, ceil(W*n/8) x ceil(H*n/8), from row y down. Pixels are byte-identical to
  * TurboJPEG's tjDecompress2 at the same scale. *out_x and *out_w report the columns each read
- * delivers (x and w: the wider crop libjpeg decodes stays inside). Call once. */
+ * delivers (x and w: the wider crop libjpeg decodes stays inside). Call once. The rows above y
+ * are skipped (entropy-decoded, not output) by the first jr_decoder_read, not here. */
 int jr_decoder_start(jr_decoder *dec, int scale_num, int x, int w, int y, int *out_x, int *out_w);
 
 /* Reads the next `rows` rows (no more than are left) into dst, `stride` bytes apart. */
