@@ -274,10 +274,10 @@ private final class DecodeJob: @unchecked Sendable {
 
     func run() {
         do {
-            for _ in window.top..<window.bottom {
-                guard let slot = window.slotForNextRow() else { return }
-                try reader.readRows(into: slot, stride: reader.width * 3, count: 1)
-                window.finishRow()
+            for v in window.top..<window.bottom {
+                guard window.waitForRoom(through: v) else { return }
+                try reader.readRows(into: window.row(v), stride: reader.width * 3, count: 1)
+                window.finishRows(through: v)
             }
         } catch {
             failure = error

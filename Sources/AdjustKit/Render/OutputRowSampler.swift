@@ -218,8 +218,9 @@ struct OutputRowSampler: Sendable {
         let window = SourceRowWindow<Float>(top: 0, bottom: height, width: width, capacity: height)
         source.pixels.withUnsafeBufferPointer { pixels in
             for y in 0..<height {
-                window.slotForNextRow()!.update(from: pixels.baseAddress! + y * width * 3, count: width * 3)
-                window.finishRow()
+                _ = window.waitForRoom(through: y)   // never waits: the window holds every row
+                window.row(y).update(from: pixels.baseAddress! + y * width * 3, count: width * 3)
+                window.finishRows(through: y)
             }
         }
         let sampler = OutputRowSampler(plan: plan, outputKernels: [])

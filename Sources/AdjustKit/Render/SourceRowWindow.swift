@@ -44,21 +44,9 @@ final class SourceRowWindow<Element>: @unchecked Sendable {
 
     // MARK: decoder side
 
-    /// Waits for room for row v (the next to decode) and returns its slot.
-    func slotForNextRow() -> UnsafeMutablePointer<Element>? {
-        condition.lock(); defer { condition.unlock() }
-        while decodedEnd - releasedBelow >= capacity, failure == nil { condition.wait() }
-        return failure == nil ? rowStarts[decodedEnd - top] : nil
-    }
-
-    /// Publishes the row just written into `slotForNextRow()`'s slot.
-    func finishRow() {
-        condition.lock(); decodedEnd += 1; condition.broadcast(); condition.unlock()
-    }
-
-    /// Waits for room for every row from the next to decode through v (written through `row(_:)`
-    /// and published together by `finishRows(through:)`, for a producer that fills several rows
-    /// at once); false once the window has failed.
+    /// Waits until rows from the next undecoded one through v fit the ring (the producer then
+    /// writes them through `row(_:)`, in order, and publishes them with `finishRows(through:)`);
+    /// false once the window has failed.
     func waitForRoom(through v: Int) -> Bool {
         precondition(v < bottom)
         condition.lock(); defer { condition.unlock() }
