@@ -31,10 +31,8 @@ struct ChunkedRowPipeline {
                 try prepare(chunk)
                 let buffer = try handoff.acquire(chunkIndex % 2)
                 let parts = min(Self.workers, chunk.count)
-                DispatchQueue.concurrentPerform(iterations: parts) { part in
-                    let lo = chunk.lowerBound + chunk.count * part / parts
-                    let hi = chunk.lowerBound + chunk.count * (part + 1) / parts
-                    compute(part, lo..<hi, buffer + (lo - chunk.lowerBound) * rowBytes)
+                ParallelRows.forEachPart(of: chunk, parts: parts) { part, rows in
+                    compute(part, rows, buffer + (rows.lowerBound - chunk.lowerBound) * rowBytes)
                 }
                 finished(chunk)
                 handoff.submit(chunkIndex % 2, rows: chunk)

@@ -306,11 +306,10 @@ private final class StoredFrameConversion: @unchecked Sendable {
         guard next <= last else { return }
         // Never waits: rows above the current chunk's were released before it was asked for.
         guard working.waitForRoom(through: last) else { throw CancellationError() }
-        let (first, count, width) = (next, last + 1 - next, decoded.width)
-        let parts = min(memos.count, count)
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
+        let (rows, width) = (next..<(last + 1), decoded.width)
+        ParallelRows.forEachPart(of: rows, parts: min(memos.count, rows.count)) { part, rows in
             let cells = memos[part].cells
-            for y in (first + count * part / parts)..<(first + count * (part + 1) / parts) {
+            for y in rows {
                 let (row, slot) = (decoded.row(y), working.row(y))
                 for x in 0..<width {
                     let value = cells.value(row[x * 3], row[x * 3 + 1], row[x * 3 + 2])

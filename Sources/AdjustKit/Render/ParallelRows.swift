@@ -5,9 +5,16 @@ enum ParallelRows {
     static func forEach(_ rows: Int, _ body: (Int) -> Void) {
         let bands = min(rows, ProcessInfo.processInfo.activeProcessorCount * 4)
         guard bands > 1 else { (0..<rows).forEach(body); return }
-        DispatchQueue.concurrentPerform(iterations: bands) { band in
-            let start = rows * band / bands, end = rows * (band + 1) / bands
-            for row in start..<end { body(row) }
+        forEachPart(of: 0..<rows, parts: bands) { _, band in
+            for row in band { body(row) }
+        }
+    }
+
+    /// Runs `body` concurrently on `parts` contiguous, near-equal parts of `rows`, with each
+    /// part's index (for per-part scratch such as a colour memo).
+    static func forEachPart(of rows: Range<Int>, parts: Int, _ body: (Int, Range<Int>) -> Void) {
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            body(part, (rows.lowerBound + rows.count * part / parts)..<(rows.lowerBound + rows.count * (part + 1) / parts))
         }
     }
 }
