@@ -12,7 +12,7 @@ struct ByteQuantizer: Sendable {
     private let bucketStart: [UInt8]
     private static let buckets = 1 << 16
 
-    /// Built once per process for each space (the tables take ~70 000 `powf`).
+    /// Built once per process for each space, on first use (the thresholds take ~8 000 `powf`).
     static let linear = ByteQuantizer(space: .linear), srgb = ByteQuantizer(space: .srgb)
     static func shared(for space: WorkingSpace) -> ByteQuantizer { space == .linear ? linear : srgb }
 
@@ -31,7 +31,14 @@ struct ByteQuantizer: Sendable {
             thresholds[k] = Float(bitPattern: lo)
         }
         self.thresholds = thresholds
-        bucketStart = (0..<Self.buckets).map { i in space.byte(Float(i) / Float(Self.buckets)) }
+        // byte(i/N) is the number of thresholds at or below i/N (byte is non-decreasing): one
+        // walk along both, where calling `byte` for each bucket took 65 536 `powf` at start-up.
+        var code = 0
+        bucketStart = (0..<Self.buckets).map { i in
+            let value = Float(i) / Float(Self.buckets)
+            while thresholds[code + 1] <= value { code += 1 }
+            return UInt8(code)
+        }
     }
 
     @inline(__always)

@@ -58,9 +58,8 @@ struct FusedRenderer {
         let reader = try openReader(jpeg)
         let window = SourceRowWindow<UInt8>(top: region.y, bottom: region.y + region.height, width: reader.width,
                                             capacity: pipeline.chunkRows + Self.readAhead)
-        // One memo per worker: the memo is not thread-safe, and evaluating the few thousand
-        // distinct colours twice costs less than sharing it safely would.
-        let memos = (0..<ChunkedRowPipeline.workers).map { _ in program.wholeChainMemo() }
+        // One memo for every worker: each colour is computed once.
+        let memo = program.wholeChainMemo()
         let (left, right) = (reader.columnOffset, reader.columnOffset + reader.width)
         let columns = sampler.columns
         // Alpha of a row whose vertical coverage is whole (all rows but a fractional crop's edges).
@@ -69,7 +68,7 @@ struct FusedRenderer {
             try pipeline.run(prepare: { rows in
                 try window.waitUntilDecoded(through: rows.upperBound - 1 + offset.dy)
             }, compute: { worker, rows, buffer in
-                let memo = memos[worker]?.cells, hasMemo = memo != nil
+                let memo = memo?.cells, hasMemo = memo != nil
                 // Output columns whose source pixel is decoded; the rest are transparent.
                 let inside = max(0, left - offset.dx)..<max(0, min(columns, right - offset.dx))
                 for j in rows {
@@ -145,43 +144,44 @@ struct FusedRenderer {
         let reader = try openReader(jpeg)
         // The decoder must be able to run a whole chunk's advance ahead, or the pipeline would
         // wait on it every chunk (and ChunkedRowPipeline would take that for a slow decoder).
-        let capacity = monotone ? span + Self.readAhead : region.height
         let decodedCapacity = monotone ? 2 * span + Self.readAhead : region.height
         let left = reader.columnOffset
         let gridWidth = sampler.columns
         let (outputWidth, space) = (plan.outputSize.width, program.space)
-        let quantizer = ByteQuantizer.shared(for: space)
-        let encode = EncodingTable.shared(for: space)
+        // A shrink averages encoded values; without one, sampled values are quantized directly.
+        // Only the table the render uses is built (each is built once per process).
+        let quantizer = plan.needsResample ? nil : ByteQuantizer.shared(for: space)
+        let encode = plan.needsResample ? EncodingTable.shared(for: space) : nil
 
         /// The decoder fills `decoded` while the pipeline samples `window`, once `ready(v)` has
         /// made rows through v available.
         func sampleRows<Texels: TexelReader>(texels: Texels, decoded: SourceRowWindow<UInt8>,
                                              window: SourceRowWindow<Texels.Element>,
                                              ready: @escaping (Int) throws -> Void) throws {
+            let scratch = (0..<ChunkedRowPipeline.workers).map { _ in
+                SampledRowScratch(gridWidth: gridWidth, outputWidth: outputWidth, shrink: shrinkTemplate)
+            }
             try withDecoderThread(reader: reader, window: decoded) {
                 try pipeline.run(prepare: { rows in
                     if let need = sourceRows(rows) { try ready(need.upperBound) }
-                }, compute: { _, rows, buffer in
-                    let sampled = UnsafeMutablePointer<Float>.allocate(capacity: gridWidth * 4)
-                    defer { sampled.deallocate() }
-                    if var shrink = shrinkTemplate {
-                        let shrunk = UnsafeMutablePointer<Float>.allocate(capacity: outputWidth * 4)
-                        defer { shrunk.deallocate() }
+                }, compute: { worker, rows, buffer in
+                    let scratch = scratch[worker]
+                    if let encode {
                         for y in rows {
-                            shrink.row(y, into: shrunk) { k, gridRow in
+                            scratch.shrink!.row(y, into: scratch.shrunk) { k, gridRow in
                                 sampler.sampleRow(k, window: window, columnOffset: left, texels: texels, into: gridRow)
                                 for x in 0..<gridWidth {
                                     let p = gridRow + x * 4
                                     p[0] = encode(p[0]); p[1] = encode(p[1]); p[2] = encode(p[2])
                                 }
                             }
-                            Self.quantize(shrunk, count: outputWidth, into: buffer + (y - rows.lowerBound) * outputWidth * 4,
+                            Self.quantize(scratch.shrunk, count: outputWidth, into: buffer + (y - rows.lowerBound) * outputWidth * 4,
                                           colour: WorkingSpace.byte(encoded:))
                         }
-                    } else {
+                    } else if let quantizer {
                         for j in rows {
-                            sampler.sampleRow(j, window: window, columnOffset: left, texels: texels, into: sampled)
-                            Self.quantize(sampled, count: gridWidth, into: buffer + (j - rows.lowerBound) * outputWidth * 4,
+                            sampler.sampleRow(j, window: window, columnOffset: left, texels: texels, into: scratch.sampled)
+                            Self.quantize(scratch.sampled, count: gridWidth, into: buffer + (j - rows.lowerBound) * outputWidth * 4,
                                           colour: quantizer.byte)
                         }
                     }
@@ -197,11 +197,14 @@ struct FusedRenderer {
         let decoded = SourceRowWindow<UInt8>(top: top, bottom: bottom, width: reader.width, capacity: decodedCapacity)
         if !program.storedFrame.isEmpty {
             // The stored-frame kernels run once per source pixel (once per distinct colour,
-            // through the memos), on every core, as rows are needed: the decoder thread, which
-            // is what a reduced render waits on, only decodes.
-            let working = SourceRowWindow<Float>(top: top, bottom: bottom, width: reader.width, capacity: capacity)
-            let memos = (0..<ChunkedRowPipeline.workers).compactMap { _ in program.storedFrameMemo() }
-            let conversion = StoredFrameConversion(decoded: decoded, working: working, memos: memos)
+            // through the memo), on every core, as rows are needed: the decoder thread, which
+            // is what a reduced render waits on, only decodes. Rows are converted when a chunk
+            // asks for them, so the working window holds one chunk's rows (and, for the first,
+            // the region's rows above its taps) and no read-ahead.
+            let firstNeed = sourceRows(0..<min(plan.outputSize.height, pipeline.chunkRows))?.lowerBound ?? top
+            let working = SourceRowWindow<Float>(top: top, bottom: bottom, width: reader.width,
+                                                 capacity: monotone ? span + max(0, firstNeed - top) : region.height)
+            let conversion = StoredFrameConversion(decoded: decoded, working: working, memo: program.storedFrameMemo()!)
             try sampleRows(texels: FloatTexels(), decoded: decoded, window: working, ready: conversion.convert(through:))
         } else {
             // Bytes: a quarter of the memory traffic of floats (see ByteTexels).
@@ -262,8 +265,30 @@ struct FusedRenderer {
     }
 }
 
+/// One worker's buffers for the sampled path, kept from chunk to chunk (allocating them per
+/// chunk cost page faults, and copying the shrink's rows per chunk lost its row cache).
+private final class SampledRowScratch {
+    /// One sampled grid row (RGBA floats), where there is no shrink.
+    let sampled: UnsafeMutablePointer<Float>
+    /// One shrunk output row (RGBA floats), where there is a shrink.
+    let shrunk: UnsafeMutablePointer<Float>
+    /// This worker's copy of the streaming shrink (its own rows, shared weights); nil without one.
+    var shrink: StreamingAreaShrink?
+
+    init(gridWidth: Int, outputWidth: Int, shrink: StreamingAreaShrink?) {
+        sampled = .allocate(capacity: gridWidth * 4)
+        shrunk = .allocate(capacity: outputWidth * 4)
+        self.shrink = shrink
+    }
+
+    deinit { sampled.deallocate(); shrunk.deallocate() }
+}
+
 /// The decoder thread's work: every row of the window, in order, straight into its slot.
 private final class DecodeJob: @unchecked Sendable {
+    /// Rows decoded per call at most: libjpeg makes 8 or 16 at a time anyway (an iMCU row), and
+    /// the pipeline should not wait long for the first of them.
+    private static let rowsPerRead = 8
     let reader: JPEGRegionReader
     let window: SourceRowWindow<UInt8>
     private(set) var failure: Error?
@@ -274,10 +299,14 @@ private final class DecodeJob: @unchecked Sendable {
 
     func run() {
         do {
-            for v in window.top..<window.bottom {
+            var v = window.top
+            while v < window.bottom {
                 guard window.waitForRoom(through: v) else { return }
-                try reader.readRows(into: window.row(v), stride: reader.width * 3, count: 1)
-                window.finishRows(through: v)
+                // A few rows a call: one lock and at most one wake-up for them all.
+                let count = window.contiguousRoom(from: v, limit: Self.rowsPerRead)
+                try reader.readRows(into: window.row(v), stride: reader.width * 3, count: count)
+                window.finishRows(through: v + count - 1)
+                v += count
             }
         } catch {
             failure = error
@@ -287,16 +316,14 @@ private final class DecodeJob: @unchecked Sendable {
 }
 
 /// Decoded rows → working-space rows through the stored-frame colour memo, as far down as the
-/// sampler needs, the new rows split over the cores (one memo each: a memo is not thread-safe),
-/// releasing each decoded row once converted.
+/// sampler needs, the new rows split over the cores, releasing each decoded row once converted.
 private final class StoredFrameConversion: @unchecked Sendable {
     let decoded: SourceRowWindow<UInt8>, working: SourceRowWindow<Float>
-    let memos: [ColourMemo<SIMD3<Float>>]
+    let memo: ColourMemo<SIMD3<Float>>
     private var next: Int
 
-    init(decoded: SourceRowWindow<UInt8>, working: SourceRowWindow<Float>, memos: [ColourMemo<SIMD3<Float>>]) {
-        precondition(!memos.isEmpty)
-        (self.decoded, self.working, self.memos, next) = (decoded, working, memos, decoded.top)
+    init(decoded: SourceRowWindow<UInt8>, working: SourceRowWindow<Float>, memo: ColourMemo<SIMD3<Float>>) {
+        (self.decoded, self.working, self.memo, next) = (decoded, working, memo, decoded.top)
     }
 
     /// Converts rows through v (clamped to the region).
@@ -307,8 +334,8 @@ private final class StoredFrameConversion: @unchecked Sendable {
         // Never waits: rows above the current chunk's were released before it was asked for.
         guard working.waitForRoom(through: last) else { throw CancellationError() }
         let (rows, width) = (next..<(last + 1), decoded.width)
-        ParallelRows.forEachPart(of: rows, parts: min(memos.count, rows.count)) { part, rows in
-            let cells = memos[part].cells
+        let cells = memo.cells
+        ParallelRows.forEachPart(of: rows, parts: min(ChunkedRowPipeline.workers, rows.count)) { _, rows in
             for y in rows {
                 let (row, slot) = (decoded.row(y), working.row(y))
                 for x in 0..<width {

@@ -15,6 +15,9 @@ struct OutputRowSampler: Sendable {
     /// T⁻¹ is a translation and the grid's columns are one decoded pixel apart: every pixel of
     /// a row then has the same bilinear weights (the row pitch does not matter).
     let isUnitTranslation: Bool
+    /// The columns whose coverage is exactly 1 (all but a fractional crop's edge columns): in a
+    /// row of full coverage their samples with all four taps inside are opaque, alpha exactly 1.
+    let fullCoverageColumns: Range<Int>
 
     init(plan: RenderPlan, outputKernels: [any PixelKernel]) {
         let grid = plan.samplingGrid
@@ -28,6 +31,9 @@ struct OutputRowSampler: Sendable {
         coverageY = Self.coverage(centres: centreY, pitch: ph, keptFrom: plan.cropRect?.minY, to: plan.cropRect?.maxY)
         self.outputKernels = outputKernels
         isUnitTranslation = pw == 1 && inverse.a == 1 && inverse.b == 0 && inverse.c == 0 && inverse.d == 1
+        // Coverage falls below 1 only towards the edges, so the full columns are one range.
+        let first = coverageX.firstIndex(of: 1) ?? 0
+        fullCoverageColumns = first..<(coverageX[first...].firstIndex { $0 != 1 } ?? coverageX.count)
     }
 
     var columns: Int { centreX.count }
@@ -152,29 +158,37 @@ struct OutputRowSampler: Sendable {
             @inline(__always) func tap(_ row: UnsafeMutablePointer<Texels.Element>, _ i: Int, _ dx: Int) -> (Float, Float, Float) {
                 texels.working(row + (x0 + i + dx) * 3)
             }
+            // Where coverage is whole and no kernel follows, `store` would compute alpha 1 and
+            // copy the colour: the opaque part of the run writes that directly.
+            let whole = coverY == 1 && !hasOutputKernels ? run.clamped(to: fullCoverageColumns) : run.upperBound..<run.upperBound
+            let opaque = whole.isEmpty ? run.upperBound..<run.upperBound : whole
+            @inline(__always) func runLoop(_ sample: (Int) -> (Float, Float, Float)) {
+                for i in run.lowerBound..<opaque.lowerBound { let c = sample(i); store(i, c.0, c.1, c.2, 1, coverageX[i]) }
+                var o = out + opaque.lowerBound * 4
+                for i in opaque {
+                    let c = sample(i)
+                    o[0] = c.0; o[1] = c.1; o[2] = c.2; o[3] = 1
+                    o += 4
+                }
+                for i in opaque.upperBound..<run.upperBound { let c = sample(i); store(i, c.0, c.1, c.2, 1, coverageX[i]) }
+            }
             if w01 == 0, w11 == 0, w10 == 0 {
                 // On texel centres (w00 = 1).
-                for i in run {
-                    let c = tap(row0, i, 0)
-                    store(i, c.0, c.1, c.2, 1, coverageX[i])
-                }
+                runLoop { i in tap(row0, i, 0) }
             } else if w01 == 0, w11 == 0 {
                 // On one source row.
-                for i in run {
+                runLoop { i in
                     let (c00, c10) = (tap(row0, i, 0), tap(row0, i, 1))
-                    store(i, w00 * c00.0 + w10 * c10.0, w00 * c00.1 + w10 * c10.1, w00 * c00.2 + w10 * c10.2, 1, coverageX[i])
+                    return (w00 * c00.0 + w10 * c10.0, w00 * c00.1 + w10 * c10.1, w00 * c00.2 + w10 * c10.2)
                 }
             } else if w10 == 0, w11 == 0 {
                 // On one source column.
-                for i in run {
+                runLoop { i in
                     let (c00, c01) = (tap(row0, i, 0), tap(row1, i, 0))
-                    store(i, w00 * c00.0 + w01 * c01.0, w00 * c00.1 + w01 * c01.1, w00 * c00.2 + w01 * c01.2, 1, coverageX[i])
+                    return (w00 * c00.0 + w01 * c01.0, w00 * c00.1 + w01 * c01.1, w00 * c00.2 + w01 * c01.2)
                 }
             } else {
-                for i in run {
-                    let c = blend(row0 + (x0 + i) * 3, row1 + (x0 + i) * 3, w00, w10, w01, w11, texels: texels)
-                    store(i, c.0, c.1, c.2, 1, coverageX[i])
-                }
+                runLoop { i in blend(row0 + (x0 + i) * 3, row1 + (x0 + i) * 3, w00, w10, w01, w11, texels: texels) }
             }
         }
         for i in run.upperBound..<centreX.count { sampleAnywhere(i) }

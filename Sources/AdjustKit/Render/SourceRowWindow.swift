@@ -20,6 +20,11 @@ final class SourceRowWindow<Element>: @unchecked Sendable {
     private var decodedEnd: Int
     private var releasedBelow: Int
     private var failure: Error?
+    /// What each side is blocked on, so the other wakes it only once that holds (waking the
+    /// reader for every decoded row cost a context switch a row): the row count the reader
+    /// needs decoded, and the release mark the decoder needs.
+    private var readerNeeds = Int.max, decoderNeeds = Int.max
+    private var readersWaiting = 0
 
     /// `Element` must be a trivial type (bytes, floats): the storage is not initialized, as
     /// every row is written before it is published (zeroing megabytes that are about to be
@@ -50,13 +55,30 @@ final class SourceRowWindow<Element>: @unchecked Sendable {
     func waitForRoom(through v: Int) -> Bool {
         precondition(v < bottom)
         condition.lock(); defer { condition.unlock() }
-        while v + 1 - releasedBelow > capacity, failure == nil { condition.wait() }
+        while v + 1 - releasedBelow > capacity, failure == nil {
+            decoderNeeds = v + 1 - capacity
+            condition.wait()
+        }
+        decoderNeeds = .max
         return failure == nil
+    }
+
+    /// Rows from the next undecoded one that fit the ring now, at most `limit` and not past the
+    /// ring's end (so that they are contiguous in memory) or the region's: how many rows the
+    /// producer may write in one go after `waitForRoom` through the first.
+    func contiguousRoom(from v: Int, limit: Int) -> Int {
+        condition.lock(); defer { condition.unlock() }
+        let free = releasedBelow + capacity - v
+        let toRingEnd = capacity - v % capacity
+        return max(1, min(limit, free, toRingEnd, bottom - v))
     }
 
     /// Publishes every row through v, written into their slots after `waitForRoom(through: v)`.
     func finishRows(through v: Int) {
-        condition.lock(); decodedEnd = max(decodedEnd, v + 1); condition.broadcast(); condition.unlock()
+        condition.lock()
+        decodedEnd = max(decodedEnd, v + 1)
+        if decodedEnd >= readerNeeds { condition.broadcast() }
+        condition.unlock()
     }
 
     /// Stops the pipeline: readers waiting for rows get `error`.
@@ -70,14 +92,24 @@ final class SourceRowWindow<Element>: @unchecked Sendable {
     func waitUntilDecoded(through v: Int) throws {
         let needed = min(v, bottom - 1) + 1
         condition.lock(); defer { condition.unlock() }
-        while decodedEnd < needed, failure == nil { condition.wait() }
+        readersWaiting += 1
+        while decodedEnd < needed, failure == nil {
+            readerNeeds = min(readerNeeds, needed)
+            condition.wait()
+        }
+        readersWaiting -= 1
+        // With a reader still waiting, the mark may now be too low: a spare wake-up, no harm.
+        if readersWaiting == 0 { readerNeeds = .max }
         if decodedEnd < needed, let failure { throw failure }
     }
 
     /// The reader needs no row above v any more.
     func release(below v: Int) {
         condition.lock()
-        if v > releasedBelow { releasedBelow = min(v, bottom); condition.broadcast() }
+        if v > releasedBelow {
+            releasedBelow = min(v, bottom)
+            if releasedBelow >= decoderNeeds { condition.broadcast() }
+        }
         condition.unlock()
     }
 

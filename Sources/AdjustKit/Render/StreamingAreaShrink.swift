@@ -69,26 +69,28 @@ struct StreamingAreaShrink {
         let (width, slot) = (outputSize.width, k % slots)
         cachedRow[slot] = k
         let taps = columnTaps
-        input.withUnsafeBufferPointer { src in
-            shrunkRows.withUnsafeMutableBufferPointer { rows in
-                taps.index.withUnsafeBufferPointer { index in
-                    taps.weight.withUnsafeBufferPointer { weights in
-                        let h = rows.baseAddress! + slot * width * 4
-                        for x in 0..<width {
-                            var sum: (Float, Float, Float, Float) = (0, 0, 0, 0)
-                            var t = taps.start[x]
-                            while t < taps.start[x + 1] {
-                                let p = index[t] * 4
-                                let alpha = src[p + 3] * weights[t]
-                                sum.0 += src[p] * alpha; sum.1 += src[p + 1] * alpha
-                                sum.2 += src[p + 2] * alpha; sum.3 += alpha
-                                t += 1
-                            }
-                            h[x * 4] = sum.0; h[x * 4 + 1] = sum.1; h[x * 4 + 2] = sum.2; h[x * 4 + 3] = sum.3
-                        }
-                    }
+        // Lane by lane the scalar sums of `AreaResampler` (so the same bits): colour × (alpha ×
+        // weight) in the colour lanes, alpha × weight itself in the alpha lane.
+        let colourLanes: SIMDMask<SIMD4<Int32>> = [true, true, true, false]
+        input.withUnsafeBytes { pixels in
+        shrunkRows.withUnsafeMutableBufferPointer { rows in
+        taps.start.withUnsafeBufferPointer { start in
+        taps.index.withUnsafeBufferPointer { index in
+        taps.weight.withUnsafeBufferPointer { weights in
+            let h = UnsafeMutableRawPointer(rows.baseAddress! + slot * width * 4)
+            for x in 0..<width {
+                var sum = SIMD4<Float>()
+                for t in start[x]..<start[x + 1] {
+                    let pixel = pixels.loadUnaligned(fromByteOffset: index[t] * 16, as: SIMD4<Float>.self)
+                    let alpha = pixel[3] * weights[t]
+                    sum += SIMD4(repeating: 1).replacing(with: pixel, where: colourLanes) * alpha
                 }
+                h.storeBytes(of: sum, toByteOffset: x * 16, as: SIMD4<Float>.self)
             }
+        }
+        }
+        }
+        }
         }
     }
 }
