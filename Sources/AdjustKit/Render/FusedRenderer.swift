@@ -186,8 +186,10 @@ struct FusedRenderer {
                         }
                     }
                 }, finished: { rows in
-                    guard monotone, rows.upperBound < plan.outputSize.height,
-                          let next = sourceRows(rows.upperBound..<(rows.upperBound + 1)) else { return }
+                    // No later chunk reads above the next chunk's first tap (taken over the whole
+                    // chunk: its first rows may reach no source row at all).
+                    let nextChunk = rows.upperBound..<min(plan.outputSize.height, rows.upperBound + pipeline.chunkRows)
+                    guard monotone, !nextChunk.isEmpty, let next = sourceRows(nextChunk) else { return }
                     window.release(below: next.lowerBound)
                 }, sink: sink)
             }
