@@ -159,7 +159,7 @@ struct FusedRenderer {
                                              window: SourceRowWindow<Texels.Element>,
                                              ready: @escaping (Int) throws -> Void) throws {
             let scratch = (0..<ChunkedRowPipeline.workers).map { _ in
-                SampledRowScratch(gridWidth: gridWidth, outputWidth: outputWidth, shrink: shrinkTemplate)
+                SampledRowScratch(rowWidth: shrinkTemplate == nil ? gridWidth : outputWidth, shrink: shrinkTemplate)
             }
             try withDecoderThread(reader: reader, window: decoded) {
                 try pipeline.run(prepare: { rows in
@@ -168,20 +168,20 @@ struct FusedRenderer {
                     let scratch = scratch[worker]
                     if let encode {
                         for y in rows {
-                            scratch.shrink!.row(y, into: scratch.shrunk) { k, gridRow in
+                            scratch.shrink!.row(y, into: scratch.row) { k, gridRow in
                                 sampler.sampleRow(k, window: window, columnOffset: left, texels: texels, into: gridRow)
                                 for x in 0..<gridWidth {
                                     let p = gridRow + x * 4
                                     p[0] = encode(p[0]); p[1] = encode(p[1]); p[2] = encode(p[2])
                                 }
                             }
-                            Self.quantize(scratch.shrunk, count: outputWidth, into: buffer + (y - rows.lowerBound) * outputWidth * 4,
+                            Self.quantize(scratch.row, count: outputWidth, into: buffer + (y - rows.lowerBound) * outputWidth * 4,
                                           colour: WorkingSpace.byte(encoded:))
                         }
                     } else if let quantizer {
                         for j in rows {
-                            sampler.sampleRow(j, window: window, columnOffset: left, texels: texels, into: scratch.sampled)
-                            Self.quantize(scratch.sampled, count: gridWidth, into: buffer + (j - rows.lowerBound) * outputWidth * 4,
+                            sampler.sampleRow(j, window: window, columnOffset: left, texels: texels, into: scratch.row)
+                            Self.quantize(scratch.row, count: gridWidth, into: buffer + (j - rows.lowerBound) * outputWidth * 4,
                                           colour: quantizer.byte)
                         }
                     }
@@ -270,20 +270,18 @@ struct FusedRenderer {
 /// One worker's buffers for the sampled path, kept from chunk to chunk (allocating them per
 /// chunk cost page faults, and copying the shrink's rows per chunk lost its row cache).
 private final class SampledRowScratch {
-    /// One sampled grid row (RGBA floats), where there is no shrink.
-    let sampled: UnsafeMutablePointer<Float>
-    /// One shrunk output row (RGBA floats), where there is a shrink.
-    let shrunk: UnsafeMutablePointer<Float>
+    /// One row of RGBA floats before quantizing: a sampled grid row without a shrink, a shrunk
+    /// output row with one (the shrink samples into rows of its own).
+    let row: UnsafeMutablePointer<Float>
     /// This worker's copy of the streaming shrink (its own rows, shared weights); nil without one.
     var shrink: StreamingAreaShrink?
 
-    init(gridWidth: Int, outputWidth: Int, shrink: StreamingAreaShrink?) {
-        sampled = .allocate(capacity: gridWidth * 4)
-        shrunk = .allocate(capacity: outputWidth * 4)
+    init(rowWidth: Int, shrink: StreamingAreaShrink?) {
+        row = .allocate(capacity: rowWidth * 4)
         self.shrink = shrink
     }
 
-    deinit { sampled.deallocate(); shrunk.deallocate() }
+    deinit { row.deallocate() }
 }
 
 /// The decoder thread's work: every row of the window, in order, straight into its slot.

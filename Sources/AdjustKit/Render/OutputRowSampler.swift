@@ -160,8 +160,8 @@ struct OutputRowSampler: Sendable {
             }
             // Where coverage is whole and no kernel follows, `store` would compute alpha 1 and
             // copy the colour: the opaque part of the run writes that directly.
-            let whole = coverY == 1 && !hasOutputKernels ? run.clamped(to: fullCoverageColumns) : run.upperBound..<run.upperBound
-            let opaque = whole.isEmpty ? run.upperBound..<run.upperBound : whole
+            let whole = run.clamped(to: fullCoverageColumns)
+            let opaque = coverY == 1 && !hasOutputKernels && !whole.isEmpty ? whole : run.upperBound..<run.upperBound
             @inline(__always) func runLoop(_ sample: (Int) -> (Float, Float, Float)) {
                 for i in run.lowerBound..<opaque.lowerBound { let c = sample(i); store(i, c.0, c.1, c.2, 1, coverageX[i]) }
                 var o = out + opaque.lowerBound * 4
