@@ -177,9 +177,9 @@ struct XMPCommand: ParsableCommand {
     /// `degrees` counter-clockwise about the region's centre. At 0° it is iOS's translate-and-crop;
     /// otherwise the kept size is the region's, shrunk (same aspect, same centre) until the turned
     /// rectangle lies 0.5 px inside the image, rounded down to whole pixels.
-    static func geometry(region: Rect, degrees: Double, stored: PixelSize) -> (affine: AdjustKit.AffineTransform, crop: Crop) {
+    static func geometry(region: Rect, degrees: Double, stored: PixelSize) -> (affine: AffineMap, crop: Crop) {
         if degrees == 0 {
-            return (AdjustKit.AffineTransform.translation(-region.x, -region.y), Crop(x: 0, y: 0, width: region.width, height: region.height))
+            return (AffineMap.translation(-region.x, -region.y), Crop(x: 0, y: 0, width: region.width, height: region.height))
         }
         let radians = degrees * .pi / 180
         let (cosA, sinA) = (abs(cos(radians)), abs(sin(radians)))
@@ -190,7 +190,7 @@ struct XMPCommand: ParsableCommand {
         let scale = max(0, min(1, 2 * roomX / (w * cosA + h * sinA), 2 * roomY / (w * sinA + h * cosA)))
         let keptW = max(1, (w * scale).rounded(.down)), keptH = max(1, (h * scale).rounded(.down))
         // p ↦ R·p + t, with the region's centre landing on the kept rectangle's centre.
-        let rotation = AdjustKit.AffineTransform.rotation(radians: radians)
+        let rotation = AffineMap.rotation(radians: radians)
         let turnedCentre = rotation.apply(centre)
         var affine = rotation
         affine.tx = keptW / 2 - turnedCentre.x

@@ -26,7 +26,7 @@ final class ChainXMPTests: XCTestCase {
 
     func testRealIOS5PayloadIsAffineThenCrop() throws {
         let chain = try TestFixtures.chain("ios5-crop.xmp")
-        XCTAssertEqual(chain.steps, [.affine(.translation(-331, -161)), .crop(Crop(x: 0, y: 0, width: 1938, height: 1420))])
+        XCTAssertEqual(chain.steps, [EditStep(AffineMap.translation(-331, -161)), EditStep(Crop(x: 0, y: 0, width: 1938, height: 1420))])
     }
 
     func testEveryPropertyFilterInElementForm() throws {
@@ -167,7 +167,7 @@ final class ChainXMPTests: XCTestCase {
         toneCurve: ToneCurve(points: [Point(x: 0, y: 0.05), Point(x: 0.25, y: 0.3), Point(x: 0.5, y: 0.5),
                                       Point(x: 0.75, y: 0.7), Point(x: 1, y: 0.98)]),
         highlightShadow: HighlightShadow(shadows: 0.3, highlights: 0.6),
-        affine: AffineTransform(a: 0.99863, b: 0.052336, c: -0.052336, d: 0.99863, tx: -12.5, ty: 3),
+        affine: AffineMap(a: 0.99863, b: 0.052336, c: -0.052336, d: 0.99863, tx: -12.5, ty: 3),
         crop: Crop(x: 37, y: 96, width: 1660.5, height: 1100),
         serializedFilters: [SerializedFilter(name: "CIPhotoEffectChrome"),
                             SerializedFilter(name: "CIExposureAdjust", parameters: [.init(key: "EV", value: .number(-0.5))]),
@@ -196,7 +196,7 @@ final class ChainXMPTests: XCTestCase {
             // Away from |a| ≤ 0.001, which the writer omits by design (tested separately).
             let amount = Double.random(in: 0.002...1, using: &generator) * (Bool.random(using: &generator) ? 1 : -1)
             let chain = EditChain(vibrance: Vibrance(amount: amount),
-                                  affine: AffineTransform(a: v[0], b: v[1], c: v[2], d: v[3], tx: v[4], ty: v[5]),
+                                  affine: AffineMap(a: v[0], b: v[1], c: v[2], d: v[3], tx: v[4], ty: v[5]),
                                   crop: Crop(x: v[5], y: v[4], width: abs(v[0]), height: abs(v[1])))
             XCTAssertEqual(try roundTrip(chain, style: .exact), chain)
         }

@@ -13,12 +13,12 @@ final class ColourFilterTests: XCTestCase {
     /// The oracle's description of a chain's colour steps, in the chain's order.
     static func oracleFilters(_ chain: EditChain) -> [OracleColourFilter] {
         chain.steps.compactMap { step in
-            switch step {
-            case .vibrance(let v): return .vibrance(amount: v.amount)
-            case .toneCurve(let c): return .toneCurve(points: c.points.map { ($0.x, $0.y) })
-            case .highlightShadow(let h): return .highlightShadow(shadows: h.shadows, highlights: h.highlights)
-            case .faceBalance(let f): return .faceBalance(origI: f.origI, origQ: f.origQ, strength: f.strength, warmth: f.warmth)
-            case .serialized(let s):
+            switch step.filter {
+            case let v as Vibrance: return .vibrance(amount: v.amount)
+            case let c as ToneCurve: return .toneCurve(points: c.points.map { ($0.x, $0.y) })
+            case let h as HighlightShadow: return .highlightShadow(shadows: h.shadows, highlights: h.highlights)
+            case let f as FaceBalance: return .faceBalance(origI: f.origI, origQ: f.origQ, strength: f.strength, warmth: f.warmth)
+            case let s as SerializedFilter:
                 if case .exposure(let e) = s.meaning { return .exposure(ev: e.ev) }
                 return nil
             default: return nil

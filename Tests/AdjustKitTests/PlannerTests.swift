@@ -73,7 +73,7 @@ final class PlannerTests: XCTestCase {
     }
 
     func testAffineWithoutCropKeepsTheTransformedBoundingBox() throws {
-        let chain = EditChain(affine: AffineTransform(a: 0, b: 1, c: -1, d: 0, tx: 0, ty: 0))
+        let chain = EditChain(affine: AffineMap(a: 0, b: 1, c: -1, d: 0, tx: 0, ty: 0))
         let plan = try planner.plan(storedSize: PixelSize(width: 30, height: 20), exifOrientation: 1,
                                     chain: chain, size: .full)
         XCTAssertEqual(plan.outputExtent, PixelRect(x: -20, y: 0, width: 20, height: 30))
@@ -85,9 +85,9 @@ final class PlannerTests: XCTestCase {
             do { _ = try planner.plan(storedSize: size, exifOrientation: 1, chain: chain, size: request); return nil }
             catch { return error }
         }
-        XCTAssertEqual(error(EditChain(affine: AffineTransform(a: 1, b: 2, c: 2, d: 4, tx: 0, ty: 0))),
-                       .singularAffine(AffineTransform(a: 1, b: 2, c: 2, d: 4, tx: 0, ty: 0)))
-        XCTAssertEqual(error(EditChain(affine: AffineTransform(a: .infinity, b: 0, c: 0, d: 1, tx: 0, ty: 0))),
+        XCTAssertEqual(error(EditChain(affine: AffineMap(a: 1, b: 2, c: 2, d: 4, tx: 0, ty: 0))),
+                       .singularAffine(AffineMap(a: 1, b: 2, c: 2, d: 4, tx: 0, ty: 0)))
+        XCTAssertEqual(error(EditChain(affine: AffineMap(a: .infinity, b: 0, c: 0, d: 1, tx: 0, ty: 0))),
                        .nonFiniteGeometry("affine transform"))
         guard case .emptyOutput? = error(EditChain(crop: Crop(x: 500, y: 500, width: 10, height: 10))) else {
             return XCTFail("a crop outside the image keeps nothing")
@@ -98,7 +98,7 @@ final class PlannerTests: XCTestCase {
         guard case .emptyOutput? = error(EditChain(crop: Crop(x: 0, y: 0, width: 0.0005, height: 10))) else {
             return XCTFail("a crop thinner than the extent rule's 0.001 keeps nothing")
         }
-        guard case .outputTooLarge? = error(EditChain(affine: AffineTransform(a: 1e6, b: 0, c: 0, d: 1e6, tx: 0, ty: 0))) else {
+        guard case .outputTooLarge? = error(EditChain(affine: AffineMap(a: 1e6, b: 0, c: 0, d: 1e6, tx: 0, ty: 0))) else {
             return XCTFail("a huge magnification is refused before allocating")
         }
         XCTAssertEqual(error(EditChain(), .maxSize(0)), .invalidMaxSize(0))

@@ -8,7 +8,7 @@ final class RescalerTests: XCTestCase {
     /// Where stored raster point (u, v) lands in the reduced output raster, in output pixels,
     /// minus where it should land: its full-resolution output position × the output scale.
     private func misplacement(u: Double, v: Double, stored: PixelSize, full: EditChain,
-                              reducedAffine: AffineTransform, scale: DecodeScale) throws -> (dx: Double, dy: Double) {
+                              reducedAffine: AffineMap, scale: DecodeScale) throws -> (dx: Double, dy: Double) {
         let plan = try RenderPlanner().plan(storedSize: stored, exifOrientation: 1, chain: full, size: .scale(scale))
         let e = plan.outputExtent
         let q = (full.affine ?? .identity).apply(Point(x: u, y: Double(stored.height) - v))
@@ -23,7 +23,7 @@ final class RescalerTests: XCTestCase {
         return (reducedPosition.x - fullPosition.x * w2 / w, reducedPosition.y - fullPosition.y * h2 / h)
     }
 
-    private func ours(_ chain: EditChain, _ stored: PixelSize, _ scale: DecodeScale) -> AffineTransform {
+    private func ours(_ chain: EditChain, _ stored: PixelSize, _ scale: DecodeScale) -> AffineMap {
         chain.rescaled(by: RescaleFactors(storedSize: stored, scale: scale)).affine ?? .identity
     }
 
@@ -44,10 +44,10 @@ final class RescalerTests: XCTestCase {
 
     func testRotationCarriesDeltaThroughTheMatrix() {
         // t′ = s·t − A·(0, δ); for A = 90° CCW, A·(0, δ) = (−δ, 0).
-        let chain = EditChain(affine: AffineTransform(a: 0, b: 1, c: -1, d: 0, tx: 1195, ty: 0))
+        let chain = EditChain(affine: AffineMap(a: 0, b: 1, c: -1, d: 0, tx: 1195, ty: 0))
         let r = chain.rescaled(by: RescaleFactors(storedSize: PixelSize(width: 1800, height: 1195),
                                                   scale: DecodeScale(numerator: 1)!))
-        XCTAssertEqual(r.affine, AffineTransform(a: 0, b: 1, c: -1, d: 0, tx: 1195.0 / 8 + 0.625, ty: 0))
+        XCTAssertEqual(r.affine, AffineMap(a: 0, b: 1, c: -1, d: 0, tx: 1195.0 / 8 + 0.625, ty: 0))
     }
 
     func testNoAffineStillGetsTheDeltaShift() {
@@ -59,11 +59,11 @@ final class RescalerTests: XCTestCase {
     }
 
     func testAnisotropicFactorsConjugateTheMatrix() {
-        let chain = EditChain(affine: AffineTransform(a: 1, b: 2, c: 3, d: 4, tx: 10, ty: 20))
+        let chain = EditChain(affine: AffineMap(a: 1, b: 2, c: 3, d: 4, tx: 10, ty: 20))
         let f = RescaleFactors(sx: 0.5, sy: 0.25, delta: 0.5, storedSize: PixelSize(width: 8, height: 8),
                                decodedSize: PixelSize(width: 4, height: 3))
         // A′ = S·A·S⁻¹ = [[1, 3·0.5/0.25], [2·0.25/0.5, 4]]; t′ = S·t − A′·(0, δ).
-        XCTAssertEqual(chain.rescaled(by: f).affine, AffineTransform(a: 1, b: 1, c: 6, d: 4, tx: 5 - 3, ty: 5 - 2))
+        XCTAssertEqual(chain.rescaled(by: f).affine, AffineMap(a: 1, b: 1, c: 6, d: 4, tx: 5 - 3, ty: 5 - 2))
     }
 
     func testOtherPixelParametersScale() {
@@ -91,7 +91,7 @@ final class RescalerTests: XCTestCase {
         let chain = EditChain(affine: .translation(-900, -100), crop: Crop(x: 0, y: 0, width: 96, height: 96))
         let decoded = scale.decodedSize(of: stored)
         let zoom = min(Double(stored.width) / Double(decoded.width), Double(stored.height) / Double(decoded.height))
-        let naive = AffineTransform.translation(-900 / zoom, -100 / zoom)
+        let naive = AffineMap.translation(-900 / zoom, -100 / zoom)
         let bad = try misplacement(u: 950, v: 850, stored: stored, full: chain, reducedAffine: naive, scale: scale)
         let good = try misplacement(u: 950, v: 850, stored: stored, full: chain, reducedAffine: ours(chain, stored, scale), scale: scale)
         XCTAssertGreaterThan(abs(bad.dx), 0.25, "one zoom from min() should misplace x")
@@ -102,7 +102,7 @@ final class RescalerTests: XCTestCase {
         let stored = PixelSize(width: 1800, height: 1195)
         let scale = DecodeScale(numerator: 1)!
         let chain = EditChain(affine: .translation(-250, -180), crop: Crop(x: 0, y: 0, width: 640, height: 410))
-        let naive = AffineTransform.translation(-250 * scale.value, -180 * scale.value)
+        let naive = AffineMap.translation(-250 * scale.value, -180 * scale.value)
         let bad = try misplacement(u: 400, v: 700, stored: stored, full: chain, reducedAffine: naive, scale: scale)
         let good = try misplacement(u: 400, v: 700, stored: stored, full: chain, reducedAffine: ours(chain, stored, scale), scale: scale)
         XCTAssertEqual(abs(bad.dy), 0.625, accuracy: 0.02, "no δ: off by δ = 0.625 decoded px")
@@ -112,10 +112,10 @@ final class RescalerTests: XCTestCase {
     func testIgnoringRotationMisplacesTheDeltaShift() throws {
         let stored = PixelSize(width: 1800, height: 1195)
         let scale = DecodeScale(numerator: 1)!
-        let chain = EditChain(affine: AffineTransform(a: 0, b: 1, c: -1, d: 0, tx: 1195, ty: 0))
+        let chain = EditChain(affine: AffineMap(a: 0, b: 1, c: -1, d: 0, tx: 1195, ty: 0))
         // Treats the matrix as if it were the identity: t′ = s·t − (0, δ).
         let reduced = RescaleFactors(storedSize: stored, scale: scale)
-        let naive = AffineTransform(a: 0, b: 1, c: -1, d: 0, tx: 1195 * scale.value, ty: -reduced.delta)
+        let naive = AffineMap(a: 0, b: 1, c: -1, d: 0, tx: 1195 * scale.value, ty: -reduced.delta)
         let bad = try misplacement(u: 300, v: 500, stored: stored, full: chain, reducedAffine: naive, scale: scale)
         let good = try misplacement(u: 300, v: 500, stored: stored, full: chain, reducedAffine: ours(chain, stored, scale), scale: scale)
         XCTAssertGreaterThan(max(abs(bad.dx), abs(bad.dy)), 0.25)

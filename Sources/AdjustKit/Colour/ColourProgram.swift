@@ -1,10 +1,15 @@
 /// The chain's colour steps turned into kernels, split by where they run: before the geometry
-/// (red-eye and the property filters work in the stored frame) or after it (`aas:Filters`).
+/// (the stored frame: red-eye and the property filters) or after it (the output frame: the
+/// `aas:Filters` items and position-dependent steps such as a vignette). Each step makes its
+/// own kernel (`ColourFilter.colourStage`); this type only sorts them by role.
 struct ColourProgram: Sendable {
     let space: WorkingSpace
-    let redEye: RedEyeCorrections?
+    /// Work on the whole stored image, first (red-eye repair).
+    let storedRegion: [any RegionKernel]
     let storedFrame: [any PixelKernel]
     let outputFrame: [any PixelKernel]
+    /// Position-dependent work on the output, after `outputFrame`.
+    let outputPositional: [any PositionalKernel]
     /// One line per approximate step actually used, for the render's stderr note.
     let approximations: [String]
     /// Steps left out on request (unknown filters under `skipUnknownFilters`).
@@ -12,51 +17,51 @@ struct ColourProgram: Sendable {
 
     init(chain: EditChain, options: ColourOptions) throws(RenderError) {
         space = options.workingSpace
-        var redEye: RedEyeCorrections?
-        var stored: [any PixelKernel] = [], output: [any PixelKernel] = []
+        var region: [any RegionKernel] = [], stored: [any PixelKernel] = [], output: [any PixelKernel] = []
+        var positional: [any PositionalKernel] = []
         var approximations: [String] = [], skipped: [String] = []
-        for step in chain.steps {
-            switch step {
-            case .affine, .crop, .cameraRawCrop:
-                continue
-            case .redEye(let corrections):
-                redEye = corrections
-                approximations.append("CIRedEyeCorrections (approximate pupil repair)")
-            case .faceBalance(let f): stored += [FaceBalanceKernel(f)].compactMap { $0 }
-            case .vibrance(let v): stored += [VibranceKernel(v)].compactMap { $0 }
-            case .toneCurve(let c): stored += [ToneCurveKernel(c)].compactMap { $0 }
-            case .highlightShadow(let h): stored += [HighlightShadowKernel(h)].compactMap { $0 }
-            case .serialized(let filter):
-                switch filter.meaning {
-                case .exposure(let e): output += [ExposureKernel(e)].compactMap { $0 }
-                case .photoEffect(let effect):
-                    if let cube = options.effectCubes[effect] {
-                        output.append(PhotoEffectKernel(cube: cube, space: space))
-                    } else {
-                        output.append(PhotoEffectKernel(cube: BuiltInPhotoEffects.cube(for: effect), space: space))
-                        approximations.append("\(effect.rawValue) (built-in approximation; --effect-lut gives the exact table)")
-                    }
-                case .unsupported:
-                    guard options.skipUnknownFilters else { throw .unknownFilter(filter.name) }
-                    skipped.append("unknown filter \(filter.name) skipped")
-                }
+        for case let filter as any ColourFilter in chain.filters {
+            let stage = try filter.colourStage(options: options)
+            if let note = stage.approximation { approximations.append(note) }
+            if let note = stage.skipped { skipped.append(note) }
+            switch stage.kernel {
+            case nil: break
+            case .storedRegion(let kernel)?: region.append(kernel)
+            case .outputPositional(let kernel)?: positional.append(kernel)
+            case .pointwise(let kernel)?:
+                if type(of: filter).role == .outputColour { output.append(kernel) } else { stored.append(kernel) }
             }
         }
-        (self.redEye, storedFrame, outputFrame) = (redEye, stored, output)
+        (storedRegion, storedFrame, outputFrame, outputPositional) = (region, stored, output, positional)
         (self.approximations, self.skipped) = (approximations, skipped)
     }
 
-    /// Red-eye, then the stored-frame kernels, in place.
+    /// The region kernels, then the stored-frame kernels, in place.
     func applyToStoredFrame(_ image: inout RGBFloatImage) -> [String] {
         var warnings: [String] = []
-        if let redEye { warnings = RedEyeRepair.apply(redEye, to: &image, space: space) }
+        for kernel in storedRegion { warnings += kernel.apply(to: &image, space: space) }
         Self.apply(storedFrame, to: &image.pixels, size: image.size, channels: 3)
         return warnings
     }
 
-    /// The output-frame kernels on unpremultiplied colour, alpha untouched.
+    /// The output-frame kernels on unpremultiplied colour, alpha untouched; then the positional ones.
     func applyToOutputFrame(_ image: inout RGBAFloatImage) {
         Self.apply(outputFrame, to: &image.pixels, size: image.size, channels: 4)
+        guard !outputPositional.isEmpty else { return }
+        let (width, kernels) = (image.size.width, outputPositional)
+        let (w, h) = (Float(image.size.width), Float(image.size.height))
+        image.pixels.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            ParallelRows.forEach(image.size.height) { y in
+                var p = base + y * width * 4
+                for x in 0..<width {
+                    if p[3] > 0 {
+                        for kernel in kernels { kernel.apply(&p[0], &p[1], &p[2], x: Float(x) + 0.5, y: Float(y) + 0.5, width: w, height: h) }
+                    }
+                    p += 4
+                }
+            }
+        }
     }
 
     /// Runs `kernels` on every pixel (RGB or RGBA; fully transparent RGBA pixels are skipped).

@@ -38,7 +38,14 @@ import Foundation
 ///    with m = 0 are not written at all.
 ///
 /// Convex-hull corrections (`hb`) are left untouched with a warning (xmp-format.md §5).
-enum RedEyeRepair {
+struct RedEyeRepair: RegionKernel {
+    /// The edit's corrections, in the frame of the image the kernel is applied to.
+    let corrections: RedEyeCorrections
+
+    func apply(to image: inout RGBFloatImage, space: WorkingSpace) -> [String] {
+        Self.apply(corrections, to: &image, space: space)
+    }
+
     static let defaultThreshold: Float = 0.5
     static let thresholdBand: Float = 0.1
     static let sensibleThresholds: ClosedRange<Double> = 0.2...0.8

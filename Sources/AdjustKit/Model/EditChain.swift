@@ -1,109 +1,112 @@
-/// A parsed AdjustmentXMP edit: at most one of each property-based filter (the format is a flat
-/// bag of properties, xmp-format.md §1), the Camera Raw crop fallback, and the `aas:Filters` items.
-///
-/// The order in which they apply is not the order of these fields: it is `steps`, defined once.
+/// A parsed edit: its steps, kept in application order (`FilterRegistry`'s order; the
+/// `aas:Filters` items, which may repeat, in their array order among themselves). The edit
+/// formats are flat bags of properties, so every other kind occurs at most once.
 public struct EditChain: Equatable, Sendable {
-    /// `CIRedEyeCorrections`, applied first, to the stored image.
-    public var redEye: RedEyeCorrections?
-    /// `CIFaceBalance`, applied to the stored image.
-    public var faceBalance: FaceBalance?
-    /// `CIVibrance`, applied to the stored image.
-    public var vibrance: Vibrance?
-    /// `CIToneCurve`, applied to the stored image.
-    public var toneCurve: ToneCurve?
-    /// `CIHighlightShadowAdjust`, the last filter applied to the stored image.
-    public var highlightShadow: HighlightShadow?
-    /// `CIAffineTransform`, from the stored image into the output frame (CI frame, y up).
-    public var affine: AffineTransform?
-    /// `CICrop`, in the frame after `affine`.
-    public var crop: Crop?
-    /// Only set when the packet had neither an aas affine nor an aas crop (xmp-format.md §4).
-    public var cameraRawCrop: CameraRawCrop?
-    /// The `aas:Filters` items in array order, applied last, to the output.
-    public var serializedFilters: [SerializedFilter]
+    /// The steps in application order.
+    public private(set) var filters: [any EditFilter] = []
 
-    /// A chain of the given filters; every one defaults to absent, giving the empty chain.
+    /// The empty chain.
+    public init() {}
+
+    /// A chain of the given steps, put in application order.
+    public init(_ filters: [any EditFilter]) {
+        for filter in filters { insert(filter) }
+    }
+
+    /// A chain of the iOS 5–7 AdjustmentXMP filters; every one defaults to absent.
     public init(redEye: RedEyeCorrections? = nil, faceBalance: FaceBalance? = nil,
                 vibrance: Vibrance? = nil, toneCurve: ToneCurve? = nil,
-                highlightShadow: HighlightShadow? = nil, affine: AffineTransform? = nil,
+                highlightShadow: HighlightShadow? = nil, affine: AffineMap? = nil,
                 crop: Crop? = nil, cameraRawCrop: CameraRawCrop? = nil,
                 serializedFilters: [SerializedFilter] = []) {
-        self.redEye = redEye
-        self.faceBalance = faceBalance
-        self.vibrance = vibrance
-        self.toneCurve = toneCurve
-        self.highlightShadow = highlightShadow
-        self.affine = affine
-        self.crop = crop
-        self.cameraRawCrop = cameraRawCrop
-        self.serializedFilters = serializedFilters
+        let single: [(any EditFilter)?] = [redEye, faceBalance, vibrance, toneCurve, highlightShadow,
+                                           affine, crop, cameraRawCrop]
+        self.init(single.compactMap { $0 } + serializedFilters)
     }
 
     /// True when the chain has no step at all: the original is rendered unchanged, upright.
-    public var isEmpty: Bool { steps.isEmpty }
+    public var isEmpty: Bool { filters.isEmpty }
 
-    /// The chain in application order — this project's canonical order (xmp-format.md §7):
-    /// RedEye, FaceBalance, Vibrance, ToneCurve, HighlightShadow, Affine, Crop, the Camera Raw
-    /// crop fallback, then the `aas:Filters` items in array order.
-    public var steps: [EditStep] {
-        var steps: [EditStep] = []
-        if let redEye { steps.append(.redEye(redEye)) }
-        if let faceBalance { steps.append(.faceBalance(faceBalance)) }
-        if let vibrance { steps.append(.vibrance(vibrance)) }
-        if let toneCurve { steps.append(.toneCurve(toneCurve)) }
-        if let highlightShadow { steps.append(.highlightShadow(highlightShadow)) }
-        if let affine { steps.append(.affine(affine)) }
-        if let crop { steps.append(.crop(crop)) }
-        if let cameraRawCrop { steps.append(.cameraRawCrop(cameraRawCrop)) }
-        steps += serializedFilters.map { EditStep.serialized($0) }
-        return steps
+    /// The chain in application order.
+    public var steps: [EditStep] { filters.map(EditStep.init) }
+
+    /// The step of kind `kind`, for kinds that occur at most once; setting nil removes it.
+    public subscript<Filter: EditFilter>(kind: Filter.Type) -> Filter? {
+        get { filters.lazy.compactMap { $0 as? Filter }.first }
+        set {
+            filters.removeAll { $0 is Filter }
+            if let newValue { insert(newValue) }
+        }
+    }
+
+    /// Every step of kind `kind`, in order (for kinds that may repeat).
+    public func all<Filter: EditFilter>(_ kind: Filter.Type) -> [Filter] { filters.compactMap { $0 as? Filter } }
+
+    /// Replaces every step of kind `kind` by `steps`, in their order.
+    public mutating func setAll<Filter: EditFilter>(_ kind: Filter.Type, _ steps: [Filter]) {
+        filters.removeAll { $0 is Filter }
+        for step in steps { insert(step) }
+    }
+
+    /// Each step replaced by `transform` of it (the rescaler's walk).
+    public func mapFilters(_ transform: (any EditFilter) -> any EditFilter) -> EditChain {
+        var chain = EditChain()
+        for filter in filters { chain.insert(transform(filter)) }
+        return chain
+    }
+
+    /// Inserts after every step of the same or an earlier kind: kinds keep the registry's order,
+    /// repeated kinds their insertion order.
+    private mutating func insert(_ filter: any EditFilter) {
+        guard let position = FilterRegistry.position(of: type(of: filter)) else {
+            preconditionFailure("\(type(of: filter)) is not listed in FilterRegistry.kinds")
+        }
+        let index = filters.firstIndex { FilterRegistry.position(of: type(of: $0))! > position } ?? filters.endIndex
+        filters.insert(filter, at: index)
+    }
+
+    public static func == (lhs: EditChain, rhs: EditChain) -> Bool {
+        lhs.filters.count == rhs.filters.count && zip(lhs.filters, rhs.filters).allSatisfy { $0.isEqual(to: $1) }
     }
 
     /// The chain with the Camera Raw fallback replaced by the explicit affine + crop it stands
     /// for on a stored image of `storedSize` — the only step that depends on the image's size.
     public func resolvingCameraRawCrop(storedSize: PixelSize) -> EditChain {
-        guard let cameraRawCrop else { return self }
+        guard let cameraRawCrop = self[CameraRawCrop.self] else { return self }
         var resolved = self
         let geometry = cameraRawCrop.geometry(storedSize: storedSize)
-        resolved.cameraRawCrop = nil
-        resolved.affine = geometry.affine
-        resolved.crop = geometry.crop
+        resolved[CameraRawCrop.self] = nil
+        resolved[AffineMap.self] = geometry.affine
+        resolved[Crop.self] = geometry.crop
         return resolved
     }
 }
 
 /// One step of an `EditChain`, in application order.
-public enum EditStep: Equatable, Sendable {
-    case redEye(RedEyeCorrections)
-    case faceBalance(FaceBalance)
-    case vibrance(Vibrance)
-    case toneCurve(ToneCurve)
-    case highlightShadow(HighlightShadow)
-    case affine(AffineTransform)
-    case crop(Crop)
-    case cameraRawCrop(CameraRawCrop)
-    case serialized(SerializedFilter)
+public struct EditStep: Equatable, Sendable {
+    /// The step's values.
+    public let filter: any EditFilter
+
+    /// Wraps `filter`.
+    public init(_ filter: any EditFilter) { self.filter = filter }
 
     /// The Core Image filter name (for the Camera Raw fallback, a descriptive name).
-    public var filterName: String {
-        switch self {
-        case .redEye: return "CIRedEyeCorrections"
-        case .faceBalance: return "CIFaceBalance"
-        case .vibrance: return "CIVibrance"
-        case .toneCurve: return "CIToneCurve"
-        case .highlightShadow: return "CIHighlightShadowAdjust"
-        case .affine: return "CIAffineTransform"
-        case .crop: return "CICrop"
-        case .cameraRawCrop: return "CameraRawCrop"
-        case .serialized(let filter): return filter.name
-        }
-    }
+    public var filterName: String { filter.stepName }
+
+    /// What the step works on.
+    public var role: FilterRole { type(of: filter).role }
 
     /// Geometry steps move pixels; every other step changes their colour.
-    public var isGeometry: Bool {
-        switch self {
-        case .affine, .crop, .cameraRawCrop: return true
-        default: return false
-        }
+    public var isGeometry: Bool { role == .geometry }
+
+    /// The step's parameters, named as Core Image names its inputs (less the `input` prefix).
+    public var parameters: [(String, ParameterValue)] { filter.parameterValues }
+
+    /// How faithfully this version renders the step. Photo effects are approximate unless the
+    /// caller supplies their exact table.
+    public func support(exactEffects: Set<PhotoEffect> = []) -> StepSupport {
+        filter.support(exactEffects: exactEffects)
     }
+
+    public static func == (lhs: EditStep, rhs: EditStep) -> Bool { lhs.filter.isEqual(to: rhs.filter) }
 }

@@ -1,7 +1,7 @@
 /// An edit that cannot be rendered on this image, found from sizes alone.
 public enum PlanError: Error, Equatable, CustomStringConvertible {
     case nonFiniteGeometry(String)
-    case singularAffine(AffineTransform)
+    case singularAffine(AffineMap)
     case emptyOutput(String)
     case outputTooLarge(PixelSize, maxPixels: Int, maxSide: Int)
     case invalidMaxSize(Int)

@@ -17,7 +17,7 @@ public struct RenderPlan: Equatable, Sendable {
     /// The chain in the decoded image's frame (geometry.md §2).
     public var rescaledChain: EditChain
     /// The geometry of `rescaledChain` as one transform and an optional crop rectangle.
-    public var transform: AffineTransform
+    public var transform: AffineMap
     /// The crop of `rescaledChain`, in decoded pixels after `transform` (CI frame, y up); nil for none.
     public var cropRect: Rect?
     /// Where output pixels are sampled: the rescaled extent s·E_out, and how many pixels span it.

@@ -116,7 +116,7 @@ public struct RenderPlanner: Sendable {
     }
 
     /// T⁻¹ of the sampled extent, widened by the bilinear support (1 px), clipped to the decode.
-    static func sourceRegion(of extent: Rect, through transform: AffineTransform,
+    static func sourceRegion(of extent: Rect, through transform: AffineMap,
                              decodedSize: PixelSize) -> PixelRect {
         guard let inverse = transform.inverted else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
         let bounds = inverse.boundingBox(of: extent)

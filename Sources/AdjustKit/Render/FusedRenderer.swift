@@ -17,8 +17,10 @@ struct FusedRenderer {
     let program: ColourProgram
     let decoder: JPEGDecoder
 
-    /// False for chains the streaming pass cannot run (red-eye).
-    static func supports(_ program: ColourProgram) -> Bool { program.redEye == nil }
+    /// False for chains the streaming pass cannot run yet (region and position-dependent kernels).
+    static func supports(_ program: ColourProgram) -> Bool {
+        program.storedRegion.isEmpty && program.outputPositional.isEmpty
+    }
 
     /// Rows of slack the decoder may run ahead of the rows the geometry needs.
     private static let readAhead = 64

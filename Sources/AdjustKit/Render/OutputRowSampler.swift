@@ -8,7 +8,7 @@
 /// the weights are then exactly 1 and 0 and pixels are copied exactly.
 struct OutputRowSampler: Sendable {
     let plan: RenderPlan
-    let inverse: AffineTransform
+    let inverse: AffineMap
     let centreX: [Double], centreY: [Double]
     let coverageX: [Double], coverageY: [Double]
     let outputKernels: [any PixelKernel]

@@ -70,6 +70,3 @@ extension TestImage {
         return TestImage(width: w, height: h, channels: channels, pixels: out)
     }
 }
-
-/// Foundation has an `AffineTransform` too; in these tests the name means the library's.
-typealias AffineTransform = AdjustKit.AffineTransform

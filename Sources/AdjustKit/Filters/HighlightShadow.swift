@@ -1,5 +1,52 @@
 import Foundation
 
+/// `CIHighlightShadowAdjust` (`aas:Shadows`, `aas:Highlights`). Stored as written; the renderer
+/// clamps shadows to [−1, 1] and highlights to [0, 1]. `radius` is pixel-valued; XMP never
+/// stores it (it stays 0).
+public struct HighlightShadow: Equatable, Sendable {
+    /// `inputShadowAmount` (`aas:Shadows`), as written; rendered clamped to [−1, 1].
+    public var shadows: Double
+    /// `inputHighlightAmount` (`aas:Highlights`), as written; rendered clamped to [0, 1].
+    public var highlights: Double
+    /// `inputRadius`, in pixels of the stored image (the rescaler scales it); 0 when read from XMP.
+    public var radius: Double
+    /// Stores the amounts unclamped; `radius` defaults to 0, as XMP never stores it.
+    public init(shadows: Double, highlights: Double, radius: Double = 0) {
+        (self.shadows, self.highlights, self.radius) = (shadows, highlights, radius)
+    }
+}
+
+extension HighlightShadow: SingleAdjustmentXMPFilter, ColourFilter {
+    public static let filterName = "CIHighlightShadowAdjust"
+    public static let role = FilterRole.storedColour
+    static let xmpPropertyNames = ["Shadows", "Highlights"]
+
+    public var parameterValues: [(String, ParameterValue)] {
+        [("ShadowAmount", .number(shadows)), ("HighlightAmount", .number(highlights)), ("Radius", .number(radius))]
+    }
+    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .strong }
+    /// The radius is a length in pixels: × √(sx·sy).
+    public func rescaled(by factors: RescaleFactors) -> HighlightShadow {
+        var copy = self
+        copy.radius *= (factors.sx * factors.sy).squareRoot()
+        return copy
+    }
+
+    static func read(from xmp: inout AdjustmentXMPReader, chain: EditChain) throws(ChainError) -> HighlightShadow? {
+        guard xmp.hasAll(xmpPropertyNames, of: filterName) else { return nil }
+        let v = try xmp.numbers(xmpPropertyNames)
+        return HighlightShadow(shadows: v[0], highlights: v[1])
+    }
+
+    /// iOS's writer omits the identity, |shadows| < 0.005 and highlights > 0.995.
+    func write(to xmp: inout AdjustmentXMPWriter) {
+        guard !(abs(shadows) < 0.005 && highlights > 0.995) else { return }
+        xmp.numbers(Self.xmpPropertyNames, [shadows, highlights])
+    }
+
+    func colourStage(options: ColourOptions) -> ColourStage { .pointwise(HighlightShadowKernel(self)) }
+}
+
 /// CIHighlightShadowAdjust, the iOS 7 kernel ("version 0", radius 0), filters.md §3 [strong].
 struct HighlightShadowKernel: PixelKernel {
     let s: Float, h: Float
@@ -67,5 +114,13 @@ struct HighlightShadowKernel: PixelKernel {
         r = O.0 * (1 - k) + (0.5 + lambda * (O.0 - 0.5)) * k
         g = O.1 * (1 - k) + (0.5 + lambda * (O.1 - 0.5)) * k
         b = O.2 * (1 - k) + (0.5 + lambda * (O.2 - 0.5)) * k
+    }
+}
+
+extension EditChain {
+    /// `CIHighlightShadowAdjust`, the last filter of the XMP path applied to the stored image.
+    public var highlightShadow: HighlightShadow? {
+        get { self[HighlightShadow.self] }
+        set { self[HighlightShadow.self] = newValue }
     }
 }

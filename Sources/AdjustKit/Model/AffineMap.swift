@@ -3,8 +3,9 @@ import Foundation
 /// A 2-D affine map in Core Image's frame (origin bottom-left, y up):
 /// x′ = a·x + c·y + tx, y′ = b·x + d·y + ty — the layout of `CGAffineTransform`.
 ///
-/// As a chain step it is `CIAffineTransform`; its translation is in pixels of the stored image.
-public struct AffineTransform: Equatable, Sendable {
+/// As a chain step it is `CIAffineTransform` (Filters/AffineTransform.swift); its translation is
+/// in pixels of the stored image.
+public struct AffineMap: Equatable, Sendable {
     /// The linear part: x′ = a·x + c·y, y′ = b·x + d·y (CI frame, y up).
     public var a: Double, b: Double, c: Double, d: Double
     /// The translation in pixels, CI frame (y up); for a chain step, pixels of the stored image.
@@ -16,17 +17,17 @@ public struct AffineTransform: Equatable, Sendable {
     }
 
     /// The map that leaves every point where it is.
-    public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+    public static let identity = AffineMap(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
 
     /// A pure shift by (`tx`, `ty`) pixels, y up.
-    public static func translation(_ tx: Double, _ ty: Double) -> AffineTransform {
-        AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: tx, ty: ty)
+    public static func translation(_ tx: Double, _ ty: Double) -> AffineMap {
+        AffineMap(a: 1, b: 0, c: 0, d: 1, tx: tx, ty: ty)
     }
 
     /// Counter-clockwise rotation (y up) by `radians` about the origin.
-    public static func rotation(radians: Double) -> AffineTransform {
+    public static func rotation(radians: Double) -> AffineMap {
         let (s, c) = (sin(radians), cos(radians))
-        return AffineTransform(a: c, b: s, c: -s, d: c, tx: 0, ty: 0)
+        return AffineMap(a: c, b: s, c: -s, d: c, tx: 0, ty: 0)
     }
 
     /// a·d − b·c: the factor by which areas scale; negative for a mirroring map, 0 when singular.
@@ -41,19 +42,19 @@ public struct AffineTransform: Equatable, Sendable {
     }
 
     /// `self` applied after `first`: p ↦ self(first(p)).
-    public func concatenating(after first: AffineTransform) -> AffineTransform {
-        AffineTransform(
+    public func concatenating(after first: AffineMap) -> AffineMap {
+        AffineMap(
             a: a * first.a + c * first.b, b: b * first.a + d * first.b,
             c: a * first.c + c * first.d, d: b * first.c + d * first.d,
             tx: a * first.tx + c * first.ty + tx, ty: b * first.tx + d * first.ty + ty)
     }
 
     /// The inverse map, or nil when the matrix is singular or not finite.
-    public var inverted: AffineTransform? {
+    public var inverted: AffineMap? {
         let det = determinant
         guard det.isFinite, det != 0, abs(det) > 1e-12 else { return nil }
         let ia = d / det, ib = -b / det, ic = -c / det, id = a / det
-        let inv = AffineTransform(a: ia, b: ib, c: ic, d: id,
+        let inv = AffineMap(a: ia, b: ib, c: ic, d: id,
                                   tx: -(ia * tx + ic * ty), ty: -(ib * tx + id * ty))
         return inv.isFinite ? inv : nil
     }

@@ -1,35 +1,3 @@
-/// CIToneCurve, filters.md §2 [exact for the analytic form]: per channel, u = E(v), a natural
-/// cubic spline through the five points (flat outside [x0, x4]), clamped, then D — in both working
-/// spaces (in `srgb` the curve therefore sees doubly-encoded values, as the seed's context did).
-struct ToneCurveKernel: PixelKernel {
-    /// f(v) = D(clamp(curve(E(v)))) sampled on [0, 1]. Exact to clamp v to [0, 1] first: E is
-    /// monotone and the curve is flat beyond its end points, which lie in [0, 1].
-    private let table: [Float]
-    private static let intervals = 16_384
-
-    /// nil for the identity (every |x_i − y_i| < 0.001).
-    init?(_ curve: ToneCurve) {
-        guard curve.points.contains(where: { abs($0.x - $0.y) >= 0.001 }) else { return nil }
-        let spline = NaturalCubicSpline(points: curve.points)
-        table = (0...Self.intervals).map { i in
-            let u = SRGBTransfer.encode(Float(i) / Float(Self.intervals))
-            return SRGBTransfer.decode(Float(min(1, max(0, spline.value(at: Double(u))))))
-        }
-    }
-
-    func apply(_ r: inout Float, _ g: inout Float, _ b: inout Float) {
-        r = lookup(r); g = lookup(g); b = lookup(b)
-    }
-
-    @inline(__always)
-    private func lookup(_ v: Float) -> Float {
-        let x = min(1, max(0, v)) * Float(Self.intervals)
-        let i = min(Int(x), Self.intervals - 1)
-        let f = x - Float(i)
-        return table[i] + (table[i + 1] - table[i]) * f
-    }
-}
-
 /// The natural cubic spline (second derivative 0 at both ends) through points sorted by x;
 /// constant beyond the first and last point. Points with the same x as an earlier one are
 /// dropped (a spline cannot pass through both).

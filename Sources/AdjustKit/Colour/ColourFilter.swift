@@ -1,0 +1,50 @@
+/// A filter that changes colour: how the colour program runs it. Geometry steps are not colour
+/// filters; the planner and the sampler handle them.
+protocol ColourFilter: EditFilter {
+    /// The kernel for these values under `options`, and what the user should be told about it.
+    func colourStage(options: ColourOptions) throws(RenderError) -> ColourStage
+}
+
+/// One colour step made ready to run.
+struct ColourStage {
+    /// How the step's work is done.
+    enum Kernel {
+        /// Per pixel, on its colour alone.
+        case pointwise(any PixelKernel)
+        /// On a region of the whole stored image at once (red-eye repair).
+        case storedRegion(any RegionKernel)
+        /// Per pixel of the output, on its colour and its place in the output (vignette).
+        case outputPositional(any PositionalKernel)
+    }
+
+    /// nil for a step that changes nothing (an identity value) or is skipped.
+    var kernel: Kernel?
+    /// One line when the step is a documented approximation, for the render's stderr note.
+    var approximation: String?
+    /// One line when the step is left out on request (an unknown filter under `--skip-unsupported`).
+    var skipped: String?
+
+    /// The step changes nothing.
+    static let identity = ColourStage()
+
+    /// A per-pixel kernel, or the identity when `kernel` is nil.
+    static func pointwise(_ kernel: (any PixelKernel)?, approximation: String? = nil) -> ColourStage {
+        ColourStage(kernel: kernel.map { .pointwise($0) }, approximation: approximation)
+    }
+}
+
+/// Work on the whole stored image (working-space RGB) that reads and writes a neighbourhood:
+/// it runs on the reference pipeline, which holds the decoded image whole.
+protocol RegionKernel: Sendable {
+    /// Changes `image` in place; returns remarks (parts that could not be applied), one line each.
+    func apply(to image: inout RGBFloatImage, space: WorkingSpace) -> [String]
+}
+
+/// A per-pixel colour operation that depends on the pixel's place in the output (before
+/// orientation): unpremultiplied working-space RGB, with the pixel's centre (x, y) from the
+/// top-left in units where the whole output is width × height — pixels of whatever raster is
+/// being made (full size, or the sampling grid of a reduced render), so that a kernel defined
+/// relative to the output's size gives the same picture at every size.
+protocol PositionalKernel: Sendable {
+    func apply(_ r: inout Float, _ g: inout Float, _ b: inout Float, x: Float, y: Float, width: Float, height: Float)
+}

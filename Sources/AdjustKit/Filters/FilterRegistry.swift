@@ -1,0 +1,28 @@
+/// Every kind of edit step this version knows, in application order (docs/spec/filters.md §0,
+/// docs/spec/aae-format.md §4): stored-frame colour, then the geometry, then the output-frame
+/// steps. A new filter is one file in `Filters/` plus one line here.
+enum FilterRegistry {
+    static let kinds: [any EditFilter.Type] = [
+        RedEyeCorrections.self,
+        FaceBalance.self,
+        Vibrance.self,
+        ToneCurve.self,
+        HighlightShadow.self,
+        AffineMap.self,
+        Crop.self,
+        CameraRawCrop.self,
+        SerializedFilter.self,
+    ]
+
+    /// The kinds AdjustmentXMP carries, in the order they are read and written.
+    static let xmpKinds: [any AdjustmentXMPFilter.Type] = kinds.compactMap { $0 as? any AdjustmentXMPFilter.Type }
+
+    /// Every aas property name some filter owns; any other aas property is reported, not dropped silently.
+    static let knownXMPNames: Set<String> = Set(xmpKinds.flatMap { $0.xmpPropertyNames })
+
+    /// A kind's place in the application order; nil for a type that is not registered.
+    static func position(of kind: any EditFilter.Type) -> Int? { positions[ObjectIdentifier(kind)] }
+
+    private static let positions: [ObjectIdentifier: Int] = Dictionary(
+        uniqueKeysWithValues: kinds.enumerated().map { (ObjectIdentifier($0.element), $0.offset) })
+}
