@@ -8,6 +8,7 @@ enum FilterRegistry {
         Vibrance.self,
         ToneCurve.self,
         HighlightShadow.self,
+        EffectIntensityDissolve.self,
         AffineMap.self,
         Crop.self,
         CameraRawCrop.self,
