@@ -324,7 +324,7 @@ final class BatchJob: @unchecked Sendable {
         case .noEdit: line = "no-edit \(item.input) -> \(output)"
         case .skipped: line = "skipped \(item.input) (\(output) exists)"
         case .failed:
-            let error = result.error.map { $0.path == item.input ? BatchFiles.oneLine($0.problem) : BatchFiles.oneLine($0) }
+            let error = result.error.map { $0.path == item.input ? BatchFiles.oneLine($0.problem) + Diagnostics.hint($0) : BatchFiles.oneLine(Diagnostics.message($0)) }
             line = "error: \(item.input): \(error ?? "failed")"
         }
         progress.finished(result.status, input: item.input, line: line,

@@ -45,10 +45,7 @@ struct ColourOptionGroup: ParsableArguments {
             throw ValidationError("--effect-lut takes EFFECT=FILE, got '\(entry)'")
         }
         let name = String(entry[..<equals]), path = String(entry[entry.index(after: equals)...])
-        let effect = PhotoEffect(rawValue: name) ?? PhotoEffect.allCases.first {
-            $0.rawValue.lowercased() == "ciphotoeffect" + name.lowercased()
-        }
-        guard let effect, !path.isEmpty else {
+        guard let effect = PhotoEffect(name: name), !path.isEmpty else {
             throw ValidationError("--effect-lut: '\(name)' is not a photo effect (use one of "
                 + PhotoEffect.allCases.map(\.rawValue).joined(separator: ", ") + ") or the file is missing")
         }

@@ -13,8 +13,20 @@ enum Diagnostics {
     }
 
     static func fail(_ error: FileError) -> ExitCode {
-        FileHandle.standardError.write(Data("adjust: error: \(error)\n".utf8))
+        FileHandle.standardError.write(Data("adjust: error: \(message(error))\n".utf8))
         return exitCode(error.kind)
+    }
+
+    /// The library's one line, with the flag that changes the outcome where there is one: the
+    /// library's errors name no command-line flags.
+    static func message(_ error: FileError) -> String { error.description + hint(error) }
+
+    /// " (the flag that changes the outcome)", or "" when no flag does.
+    static func hint(_ error: FileError) -> String {
+        switch error.cause {
+        case RenderError.unknownFilter?: return " (--skip-unknown-filters renders without it)"
+        default: return ""
+        }
     }
 
     /// sysexits.h codes, so scripts can tell bad input from a full disk.

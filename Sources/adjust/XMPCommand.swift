@@ -133,7 +133,7 @@ struct XMPCommand: ParsableCommand {
             guard degrees.isFinite, abs(degrees) <= 45 else {
                 throw ValidationError("--straighten must be −45…45 degrees, got \(degrees)")
             }
-            let geometry = Self.geometry(region: region, degrees: degrees, stored: stored)
+            let geometry = StraightenGeometry.keeping(region, turnedBy: degrees, storedSize: stored)
             chain.affine = geometry.affine
             chain.crop = geometry.crop
         }
@@ -164,45 +164,13 @@ struct XMPCommand: ParsableCommand {
                                                             parameters: [.init(key: "EV", value: .number(exposure))]))
         }
         if let effect {
-            guard let photoEffect = Self.photoEffect(named: effect) else {
+            guard let photoEffect = PhotoEffect(name: effect) else {
                 throw ValidationError("--effect must be one of chrome, fade, instant, mono, noir, process, tonal, "
                                       + "transfer (or the CIPhotoEffect… name), got '\(effect)'")
             }
             chain.serializedFilters.append(SerializedFilter(name: photoEffect.rawValue))
         }
         return chain
-    }
-
-    /// The affine + crop that keep `region` (Core Image frame) of a `stored`-size image, turned
-    /// `degrees` counter-clockwise about the region's centre. At 0° it is iOS's translate-and-crop;
-    /// otherwise the kept size is the region's, shrunk (same aspect, same centre) until the turned
-    /// rectangle lies 0.5 px inside the image, rounded down to whole pixels.
-    static func geometry(region: Rect, degrees: Double, stored: PixelSize) -> (affine: AffineMap, crop: Crop) {
-        if degrees == 0 {
-            return (AffineMap.translation(-region.x, -region.y), Crop(x: 0, y: 0, width: region.width, height: region.height))
-        }
-        let radians = degrees * .pi / 180
-        let (cosA, sinA) = (abs(cos(radians)), abs(sin(radians)))
-        let centre = Point(x: region.x + region.width / 2, y: region.y + region.height / 2)
-        let (w, h) = (region.width, region.height)
-        let roomX = min(centre.x, Double(stored.width) - centre.x) - 0.5
-        let roomY = min(centre.y, Double(stored.height) - centre.y) - 0.5
-        let scale = max(0, min(1, 2 * roomX / (w * cosA + h * sinA), 2 * roomY / (w * sinA + h * cosA)))
-        let keptW = max(1, (w * scale).rounded(.down)), keptH = max(1, (h * scale).rounded(.down))
-        // p ↦ R·p + t, with the region's centre landing on the kept rectangle's centre.
-        let rotation = AffineMap.rotation(radians: radians)
-        let turnedCentre = rotation.apply(centre)
-        var affine = rotation
-        affine.tx = keptW / 2 - turnedCentre.x
-        affine.ty = keptH / 2 - turnedCentre.y
-        return (affine, Crop(x: 0, y: 0, width: keptW, height: keptH))
-    }
-
-    static func photoEffect(named name: String) -> PhotoEffect? {
-        if let effect = PhotoEffect(rawValue: name) { return effect }
-        return PhotoEffect.allCases.first {
-            $0.rawValue.lowercased() == "ciphotoeffect" + name.lowercased() || $0.rawValue.lowercased() == name.lowercased()
-        }
     }
 
     private static func numbers(_ text: String, option: String, count: Int) throws -> [Double] {

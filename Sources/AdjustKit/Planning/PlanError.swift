@@ -18,7 +18,7 @@ public enum PlanError: Error, Equatable, CustomStringConvertible {
         case let .outputTooLarge(size, maxPixels, maxSide):
             return "the output would be \(size) pixels, over the limit of \(maxSide) per side and \(maxPixels) in all"
         case .invalidMaxSize(let value):
-            return "--max-size must be at least 1, got \(value)"
+            return "the longest-side limit must be at least 1, got \(value)"
         }
     }
 }

@@ -8,7 +8,7 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownFilter(let name):
-            return "unknown filter \(name) in aas:Filters (--skip-unknown-filters renders without it)"
+            return "unknown filter \(name) in aas:Filters"
         case let .decodedSizeMismatch(expected, got):
             return "libjpeg-turbo decoded \(got) pixels where the plan expects \(expected)"
         }

@@ -18,6 +18,9 @@ public struct FileError: Error, CustomStringConvertible {
     public var kind: Kind
     /// One line, without the file name.
     public var problem: String
+    /// The library error behind `problem`, when there is one: a front end may add its own advice
+    /// (the CLI names the flag that changes the outcome).
+    public var cause: (any Error)?
 
     /// A failure of `path`, described by `problem`.
     public init(path: String, kind: Kind, problem: String) {
@@ -27,6 +30,7 @@ public struct FileError: Error, CustomStringConvertible {
     /// A failure of `path`, described by `error`'s own description.
     public init(path: String, kind: Kind, _ error: any Error) {
         self.init(path: path, kind: kind, problem: "\(error)")
+        cause = error
     }
 
     /// `path: problem`, on one line.
