@@ -51,6 +51,6 @@ let package = Package(
 // libFuzzer harnesses (scripts/fuzz), only when ADJUST_FUZZ=1: plain builds never see them.
 if Context.environment["ADJUST_FUZZ"] == "1" {
     package.targets += ["FuzzXMP", "FuzzImageHeader", "FuzzAAE"].map {
-        .executableTarget(name: $0, dependencies: ["AdjustKit", "XMPParse"], path: "Sources/\($0)")
+        .executableTarget(name: $0, dependencies: ["AdjustKit", "XMPParse", "CZlib"], path: "Sources/\($0)")
     }
 }

@@ -1,10 +1,14 @@
 /// Bounded checks of a property list's structure before Foundation parses it.
 ///
-/// Foundation's (CoreFoundation's) parsers build each array and dictionary by recursion, one level
-/// per nesting level, with no depth limit of their own: a 1 MiB binary plist can nest some 200 000
-/// arrays (3 bytes each), enough to overflow a thread's stack. The binary format also lets an array
-/// refer to itself. So the trailer, the offset table and the graph of collection references are
-/// checked here first, iteratively; the XML form gets a tag-depth scan.
+/// Foundation (CoreFoundation's parsers, swift-corelibs-foundation 6.3) builds arrays and
+/// dictionaries by recursion, one level per nesting level. Measured with hand-made binary plists
+/// (scripts/make-hostile-corpus `bplist`): it parses 512 nested arrays and refuses 513 or more,
+/// and refuses an array that contains itself; the XML parser likewise refuses 50 000 nested arrays
+/// (Fixtures/hostile/metadata-dump-bomb.plist). So Foundation is bounded today, but by limits that
+/// are its own, undocumented, and far above anything an AAE file needs (its top dictionary holds
+/// only scalars and data). This scan enforces `AAELimits`' own bounds first, iteratively — object
+/// count, offset table and every offset in bounds, nesting depth, no cycles — so the reader's
+/// behaviour does not rest on Foundation's internals.
 enum AAEPlistScan {
     /// The kind of property list the bytes claim to be.
     enum Format { case xml, binary }

@@ -24,6 +24,11 @@ public enum AAESupport {
         public var level: Level
         /// The chain filter that will carry it (nil where nothing is rendered).
         public var chainFilter: String?
+
+        public init(level: Level, chainFilter: String?) {
+            self.level = level
+            self.chainFilter = chainFilter
+        }
     }
 
     /// The eight iOS 7 photo-effect names, which the AdjustmentXMP path already renders.
