@@ -22,13 +22,16 @@ let package = Package(
                        providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng",
                        providers: [.apt(["libpng-dev"])]),
+        // Raw DEFLATE of AAE adjustment payloads (Debian: zlib1g-dev).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"])]),
 
         // Region decoding and row-streamed encoding through libjpeg's own API (Debian:
         // libjpeg62-turbo-dev); C because libjpeg reports errors by longjmp.
         .target(name: "CJPEGRegion", linkerSettings: [.linkedLibrary("jpeg")]),
 
         .target(name: "XMPParse", dependencies: ["CLibXML2"]),
-        .target(name: "AdjustKit", dependencies: ["XMPParse", "CTurboJPEG", "CJPEGRegion", "CExif", "CPNG"]),
+        .target(name: "AdjustKit", dependencies: ["XMPParse", "CTurboJPEG", "CJPEGRegion", "CExif", "CPNG", "CZlib"]),
         .executableTarget(name: "adjust", dependencies: [
             "AdjustKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -39,7 +42,7 @@ let package = Package(
 
         .testTarget(name: "XMPParseTests", dependencies: ["XMPParse"],
                     path: "Tests/XMPParseTests"),
-        .testTarget(name: "AdjustKitTests", dependencies: ["AdjustKit", "XMPParse", "adjust", "ImporterExample"],
+        .testTarget(name: "AdjustKitTests", dependencies: ["AdjustKit", "XMPParse", "adjust", "ImporterExample", "CZlib"],
                     path: "Tests/AdjustKitTests"),
     ],
     swiftLanguageModes: [.v5]
@@ -47,7 +50,7 @@ let package = Package(
 
 // libFuzzer harnesses (scripts/fuzz), only when ADJUST_FUZZ=1: plain builds never see them.
 if Context.environment["ADJUST_FUZZ"] == "1" {
-    package.targets += ["FuzzXMP", "FuzzImageHeader"].map {
-        .executableTarget(name: $0, dependencies: ["AdjustKit", "XMPParse"], path: "Sources/\($0)")
+    package.targets += ["FuzzXMP", "FuzzImageHeader", "FuzzAAE"].map {
+        .executableTarget(name: $0, dependencies: ["AdjustKit", "XMPParse", "CZlib"], path: "Sources/\($0)")
     }
 }

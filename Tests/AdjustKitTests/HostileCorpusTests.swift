@@ -220,7 +220,7 @@ final class HostileCorpusTests: XCTestCase {
         "zero-width.jpg", "progressive-5000-scans.jpg", "corrupt-markers.jpg", "cmyk.jpg", "embedded-xxe.jpg",
         "bad-exif-orientation-999.jpg", "bad-exif-orientation-long.jpg", "bad-exif-truncated-ifd.jpg",
         "bad-exif-huge-count.jpg", "bad-exif-makernote-garbage.jpg",
-    ]
+    ] + AAEHostileCorpusTests.covered
 
     // MARK: - Helpers
 

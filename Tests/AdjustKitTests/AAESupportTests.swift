@@ -1,0 +1,100 @@
+import AdjustKit
+import XCTest
+
+/// Spec aae-format.md §3: for every identifier in its table, a synthetic AAE (XML and binary
+/// property list) that reads and gets the level the spec gives. The expected levels are written
+/// here from the spec's table, not taken from `AAESupport.table`.
+final class AAESupportTests: XCTestCase {
+    /// (identifier, settings JSON, expected level) per the spec's rows.
+    static let cases: [(String, String, AAESupport.Level)] = [
+        ("Crop", #"{"xOrigin":0,"yOrigin":378,"width":4032,"height":2268,"straightenAngle":0.05,"pitch":0,"yaw":0,"constraintWidth":16,"constraintHeight":9,"auto":false,"originalCrop":true,"smart":false}"#, .exact),
+        ("Crop", #"{"xOrigin":10,"yOrigin":20,"width":3000,"height":2000,"pitch":12.5,"yaw":0}"#, .approximate),
+        ("Crop", #"{"xOrigin":10,"yOrigin":20,"width":3000,"height":2000,"pitch":0,"yaw":-4}"#, .approximate),
+        ("Orientation", #"{"value":6}"#, .exact),
+        ("Effect", #"{"effectName":"Mono","effectVersion":0,"effectIntensity":0.5}"#, .approximate),
+        ("Effect", #"{"effectName":"Tonal"}"#, .approximate),
+        ("Effect", #"{"effectName":"Noir"}"#, .approximate),
+        ("Effect", #"{"effectName":"Fade"}"#, .approximate),
+        ("Effect", #"{"effectName":"Chrome"}"#, .approximate),
+        ("Effect", #"{"effectName":"Process"}"#, .approximate),
+        ("Effect", #"{"effectName":"Transfer"}"#, .approximate),
+        ("Effect", #"{"effectName":"Instant"}"#, .approximate),
+        ("Effect", #"{"effectName":"Vivid","effectIntensity":1}"#, .unsupported),
+        ("Effect", #"{"effectName":"DramaticCool"}"#, .unsupported),
+        ("Effect", #"{"effectName":"Silvertone"}"#, .unsupported),
+        ("Effect3D", #"{"effectName":"3DVivid"}"#, .unsupported),
+        ("WhiteBalance", #"{"colorType":"faceBalance","faceI":0.1,"faceQ":-0.05,"faceStrength":0.8,"faceWarmth":0.3}"#, .strong),
+        ("WhiteBalance", #"{"colorType":"tempTint","temperature":5600,"tint":10}"#, .approximate),
+        ("WhiteBalance", #"{"colorType":"warmTint","warmTemp":0.2,"warmTint":0.1,"warmFace":0}"#, .approximate),
+        ("WhiteBalance", #"{"colorType":"neutralGray","grayY":0.5,"grayI":0.01,"grayQ":0.02,"grayWarmth":0}"#, .approximate),
+        ("SmartTone", #"{"inputLight":0.2,"offsetExposure":0,"offsetContrast":0,"auto":0,"statistics":{"lightMap":"AAAA"}}"#, .approximate),
+        ("SmartColor", #"{"inputColor":-0.8,"offsetSaturation":0,"offsetCast":0,"auto":false}"#, .approximate),
+        ("SmartBlackAndWhite", #"{"inputBlackAndWhite":0.3,"offsetStrength":0,"offsetTone":0,"offsetNeutralGamma":0,"offsetGrain":0,"auto":false}"#, .approximate),
+        ("RKCurvesOperation", #"{"RGBCurvePoints":[{"x":0,"y":0},{"x":1,"y":1}]}"#, .approximate),
+        ("RKLevelsOperation", #"{"inputBlackSrcRGB":0,"inputBlackDstRGB":0}"#, .approximate),
+        ("DGVignetteEffectOperation", #"{"inputKeys":{"inputIntensity":0.5,"inputRadius":0.6,"inputFalloff":0.5}}"#, .approximate),
+        ("DGDefinition2Operation", "{}", .unsupported),
+        ("RKProSharpenOperation", "{}", .unsupported),
+        ("RKNoiseReductionOperation", "{}", .unsupported),
+        ("Grain", "{}", .unsupported),
+        ("RKSelectiveColorOperation", "{}", .unsupported),
+        ("RKRetouchOperation", "{}", .unsupported),
+        ("RedEyeBB", "{}", .unsupported),
+        ("RKRedEyeOperation", "{}", .unsupported),
+        ("DepthEffect", #"{"aperture":2.8}"#, .unsupported),
+        ("PortraitEffect", "{}", .unsupported),
+        ("SemanticStyle", "{}", .unsupported),
+        ("LivePhotoKeyFrame", #"{"time":{"value":1740,"timescale":600,"flags":1,"epoch":0}}"#, .notForStills),
+        ("VideoPosterFrame", "{}", .notForStills),
+        ("Trim", "{}", .notForStills),
+        ("SlowMotion", "{}", .notForStills),
+        ("Mute", "{}", .notForStills),
+        ("AutoLoop", "{}", .notForStills),
+        ("VideoStabilize", "{}", .notForStills),
+        ("VideoCrossfadeLoop", "{}", .notForStills),
+        ("PortraitVideo", "{}", .notForStills),
+        ("CinematicAudio", "{}", .notForStills),
+        ("HighResolutionFusion", "{}", .notForStills),
+        ("SomethingAppleAddsNext", "{}", .unknown),
+    ]
+
+    func testEveryIdentifierInBothPlistForms() throws {
+        for (identifier, settings, level) in Self.cases {
+            for format in [AAEBuilder.Format.xml, .binary] {
+                let bytes = AAEBuilder.aae([AAEBuilder.adjustment(identifier, settings: settings)], format: format)
+                let context = "\(identifier) \(settings) (\(format))"
+                let doc: AAEDocument
+                do { doc = try AAEDocument(contentsOf: bytes) } catch { XCTFail("\(context): \(error)"); continue }
+                XCTAssertEqual(doc.adjustments.map(\.identifier), [identifier], context)
+                let adjustment = try XCTUnwrap(doc.adjustments.first)
+                XCTAssertEqual(AAESupport.level(of: adjustment), level, context)
+            }
+        }
+    }
+
+    func testEveryTableRowIsTested() {
+        let tested = Set(Self.cases.map(\.0))
+        XCTAssertEqual(Set(AAESupport.table.keys).subtracting(tested), [], "table rows without a test")
+        XCTAssertEqual(tested.subtracting(AAESupport.table.keys), ["SomethingAppleAddsNext"])
+    }
+
+    func testUserCubeMakesNewerEffectsApproximate() {
+        let vivid = AAEAdjustment(identifier: "Effect", settings: ["effectName": .string("Vivid")])
+        XCTAssertEqual(AAESupport.level(of: vivid), .unsupported)
+        XCTAssertEqual(AAESupport.level(of: vivid, hasUserCube: true), .approximate)
+        let threeD = AAEAdjustment(identifier: "Effect3D", settings: ["effectName": .string("3DVivid")])
+        XCTAssertEqual(AAESupport.level(of: threeD, hasUserCube: true), .approximate)
+    }
+
+    func testChainFilterNamesForSupportedRows() {
+        XCTAssertEqual(AAESupport.entry("Crop").chainFilter, "geometry")
+        XCTAssertEqual(AAESupport.entry("Orientation").chainFilter, "orientation")
+        XCTAssertEqual(AAESupport.entry("Effect").chainFilter, "effect")
+        XCTAssertNil(AAESupport.entry("DepthEffect").chainFilter)
+        XCTAssertNil(AAESupport.entry("LivePhotoKeyFrame").chainFilter)
+        XCTAssertEqual(AAESupport.entry("Nope"), AAESupport.Entry(level: .unknown, chainFilter: nil))
+        for (identifier, entry) in AAESupport.table where [.exact, .strong, .approximate].contains(entry.level) {
+            XCTAssertNotNil(entry.chainFilter, identifier)
+        }
+    }
+}
