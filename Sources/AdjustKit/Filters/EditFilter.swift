@@ -78,4 +78,6 @@ public enum StepSupport: String, Sendable {
     case approximate
     /// An `aas:Filters` name this version does not know.
     case unknownFilter = "unknown filter"
+    /// A modern Photos adjustment this version cannot render (or does not know).
+    case unsupported
 }

@@ -18,6 +18,10 @@ enum FilterRegistry {
     /// The kinds AdjustmentXMP carries, in the order they are read and written.
     static let xmpKinds: [any AdjustmentXMPFilter.Type] = kinds.compactMap { $0 as? any AdjustmentXMPFilter.Type }
 
+    /// The kinds a modern Photos edit carries, by adjustment identifier.
+    static let aaeKinds: [String: any AAEAdjustmentFilter.Type] = Dictionary(
+        uniqueKeysWithValues: kinds.compactMap { $0 as? any AAEAdjustmentFilter.Type }.map { ($0.aaeIdentifier, $0) })
+
     /// Every aas property name some filter owns; any other aas property is reported, not dropped silently.
     static let knownXMPNames: Set<String> = Set(xmpKinds.flatMap { $0.xmpPropertyNames })
 
