@@ -372,6 +372,7 @@ final class BatchJob: @unchecked Sendable {
         case .none: result.editKind = "none"
         case .embedded(let path): result.editKind = editFile == nil ? "embedded" : "xmp-dir"; result.editFile = path
         case .sidecar(let path): result.editKind = "sidecar"; result.editFile = path
+        case .aae(let path): result.editKind = "aae"; result.editFile = path
         case .xmpFile(let path), .metadataDump(let path): result.editKind = "xmp-dir"; result.editFile = path
         }
         let editLabel = result.editFile ?? item.input

@@ -14,7 +14,11 @@ struct ColourOptionGroup: ParsableArguments {
         valueName: "EFFECT=FILE"))
     var effectLut: [String] = []
 
-    @Flag(name: .long, help: "Render past aas:Filters names this version does not know, with a warning, instead of failing.")
+    @Flag(name: [.customLong("skip-unsupported"), .customLong("skip-unknown-filters")], help: """
+        Render without the steps this version cannot render (aas:Filters names it does not know, \
+        unsupported modern Photos adjustments), with a warning naming them, instead of failing (exit 69). \
+        --skip-unknown-filters is an alias.
+        """)
     var skipUnknownFilters = false
 
     func validate() throws {

@@ -25,6 +25,7 @@ enum Diagnostics {
     static func hint(_ error: FileError) -> String {
         switch error.cause {
         case RenderError.unknownFilter?: return " (--skip-unknown-filters renders without it)"
+        case RenderError.unsupportedAdjustments?: return " (--skip-unsupported renders without them)"
         default: return ""
         }
     }
@@ -42,6 +43,7 @@ enum Diagnostics {
     /// Warnings from reading the edit (naming the edit's file) and from planning (naming the image).
     static func report(_ edit: LoadedEdit, plan: RenderPlan?, image: String?) {
         for warning in edit.warnings { warn("\(edit.origin.path ?? "edit"): \(warning)") }
+        for remark in edit.notes { note("\(edit.origin.path ?? "edit"): \(remark)") }
         for warning in plan?.warnings ?? [] { warn(image.map { "\($0): \(warning)" } ?? warning) }
     }
 }

@@ -14,7 +14,7 @@ struct InspectCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The original JPEG.", valueName: "IN"))
     var input: String?
 
-    @Option(name: .long, help: ArgumentHelp("The edit file (XMP packet, metadata dump or JPEG).", valueName: "FILE"))
+    @Option(name: [.customLong("edit"), .customLong("xmp")], help: ArgumentHelp("The edit file (XMP packet, metadata dump or JPEG).", valueName: "FILE"))
     var xmp: String?
 
     @Option(name: .long, help: ArgumentHelp(

@@ -98,6 +98,7 @@ enum InspectReport {
         case .metadataDump(let p): return ["kind": "metadataDump", "path": p]
         case .embedded(let p): return ["kind": "embedded", "path": p]
         case .sidecar(let p): return ["kind": "sidecar", "path": p]
+        case .aae(let p): return ["kind": "aae", "path": p]
         case .none: return ["kind": "none"]
         }
     }

@@ -7,8 +7,10 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Apply a photo's edit and write the edited image.",
         discussion: """
-        Without --xmp the edit is the JPEG's own XMP (if it has aas properties), else a sidecar \
-        IN-stem.xmp or .XMP beside it; with none, the original is written upright and \
+        Without --edit (or its alias --xmp) the edit is the JPEG's own XMP (if it has aas \
+        properties), else a sidecar IN-stem.xmp or .XMP beside it, else a modern Photos edit \
+        IN-stem.AAE (any case) or the capture-time IMG_O1234.aae of IMG_1234; with none, the \
+        original is written upright and \
         "no adjustments found" is said on standard error. EXIF orientation is applied after the \
         edit; the output is upright. Nothing is written unless the whole render succeeds.
         """)
@@ -16,8 +18,8 @@ struct RenderCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The original JPEG.", valueName: "IN"))
     var input: String
 
-    @Option(name: .long, help: ArgumentHelp(
-        "The edit: an XMP packet, a plist/JSON metadata dump with an AdjustmentXMP key, or a JPEG carrying aas XMP.",
+    @Option(name: [.customLong("edit"), .customLong("xmp")], help: ArgumentHelp(
+        "The edit: an .AAE (modern Photos edit), an XMP packet, a plist/JSON metadata dump with an AdjustmentXMP key, or a JPEG carrying aas XMP. --xmp is an alias.",
         valueName: "FILE"))
     var xmp: String?
 

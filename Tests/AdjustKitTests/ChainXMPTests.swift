@@ -108,7 +108,7 @@ final class ChainXMPTests: XCTestCase {
         let chain = try EditChain(xmp: packet, warnings: &warnings)
         XCTAssertEqual(chain.cameraRawCrop, CameraRawCrop(left: 0.25, top: 0, right: 1, bottom: 0.5, angle: 0))
         // l = 100, r = 400, t = 200 − 0 = 200, b = 200 − 100 = 100 on a 400 × 200 image.
-        let resolved = chain.resolvingCameraRawCrop(storedSize: PixelSize(width: 400, height: 200))
+        let resolved = chain.resolvingSizeDependentGeometry(storedSize: PixelSize(width: 400, height: 200))
         XCTAssertEqual(resolved.affine, .translation(-100, -100))
         XCTAssertEqual(resolved.crop, Crop(x: 0, y: 0, width: 300, height: 100))
 

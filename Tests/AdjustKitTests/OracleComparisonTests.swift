@@ -7,7 +7,7 @@ final class OracleComparisonTests: XCTestCase {
     private func compare(_ c: GeometryCase, scale: DecodeScale, space: WorkingSpace) throws {
         let (fast, plan) = try TestFixtures.render(c.image, xmp: c.xmp, size: scale == .full ? .full : .scale(scale),
                                                    space: space)
-        let chain = plan.chain.resolvingCameraRawCrop(storedSize: plan.storedSize)
+        let chain = plan.chain.resolvingSizeDependentGeometry(storedSize: plan.storedSize)
         let orientation = try TestFixtures.exifOrientation(c.image)
         let decoded = try TestFixtures.decoded(c.image, scale: scale)
         let edit = TestFixtures.oracleEdit(chain)

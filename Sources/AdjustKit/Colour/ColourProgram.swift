@@ -19,9 +19,13 @@ struct ColourProgram: Sendable {
         space = options.workingSpace
         var region: [any RegionKernel] = [], stored: [any PixelKernel] = [], output: [any PixelKernel] = []
         var positional: [any PositionalKernel] = []
-        var approximations: [String] = [], skipped: [String] = []
+        var approximations: [String] = [], skipped: [String] = [], unsupported: [String] = []
         for case let filter as any ColourFilter in chain.filters {
-            let stage = try filter.colourStage(options: options)
+            let stage: ColourStage
+            do { stage = try filter.colourStage(options: options) } catch RenderError.unsupportedAdjustments(let names) {
+                unsupported += names   // all of them named in one message
+                continue
+            }
             if let note = stage.approximation { approximations.append(note) }
             if let note = stage.skipped { skipped.append(note) }
             switch stage.kernel {
@@ -32,6 +36,7 @@ struct ColourProgram: Sendable {
                 if type(of: filter).role == .outputColour { output.append(kernel) } else { stored.append(kernel) }
             }
         }
+        guard unsupported.isEmpty else { throw .unsupportedAdjustments(unsupported) }
         (storedRegion, storedFrame, outputFrame, outputPositional) = (region, stored, output, positional)
         (self.approximations, self.skipped) = (approximations, skipped)
     }

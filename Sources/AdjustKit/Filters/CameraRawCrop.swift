@@ -37,7 +37,7 @@ public struct CameraRawCrop: Equatable, Sendable {
     }
 }
 
-extension CameraRawCrop: SingleAdjustmentXMPFilter {
+extension CameraRawCrop: SingleAdjustmentXMPFilter, StoredSizeGeometry {
     public static let filterName = "CameraRawCrop"
     public static let role = FilterRole.geometry
     /// None: its properties are Camera Raw's (crs), not aas.
@@ -52,7 +52,7 @@ extension CameraRawCrop: SingleAdjustmentXMPFilter {
     public func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .exact }
 
     /// Unchanged: the rescaler resolves it against the stored size into an affine + crop first
-    /// (`EditChain.resolvingCameraRawCrop`), its only use of that size.
+    /// (`EditChain.resolvingSizeDependentGeometry`), its only use of that size.
     public func rescaled(by factors: RescaleFactors) -> CameraRawCrop { self }
 
     /// Only when the packet has neither an aas affine nor an aas crop, `crs:HasCrop` is true and

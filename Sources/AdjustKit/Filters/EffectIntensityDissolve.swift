@@ -13,8 +13,9 @@ public struct EffectIntensityDissolve: Equatable, Sendable {
     public init(effect: PhotoEffect, intensity: Double = 1) { (self.effect, self.intensity) = (effect, intensity) }
 }
 
-extension EffectIntensityDissolve: EditFilter, ColourFilter {
+extension EffectIntensityDissolve: AAEAdjustmentFilter, ColourFilter {
     public static let filterName = "Effect"
+    static let aaeIdentifier = "Effect"
     /// Apple's pipeline applies the effect to the stored image, before the crop (aae-format.md §4).
     public static let role = FilterRole.storedColour
 
@@ -28,6 +29,22 @@ extension EffectIntensityDissolve: EditFilter, ColourFilter {
 
     /// Unit-free.
     public func rescaled(by factors: RescaleFactors) -> EffectIntensityDissolve { self }
+
+    /// `effectName` (one of the eight iOS 7 names: `Mono`, `Noir`, …; newer names are routed to
+    /// `UnsupportedAdjustment` before this is asked) and `effectIntensity` (absent: 1).
+    static func read(aae adjustment: AAEAdjustment, assumptions: AAEAssumptions) throws(AAEError) -> EffectIntensityDissolve? {
+        let name = try adjustment.string("effectName")
+        guard let effect = PhotoEffect(name: name) else {
+            throw .wrongSettingType(adjustment: adjustment.identifier, key: "effectName",
+                                    expected: "an iOS 7 effect name", found: "\"\(name.prefix(40))\"")
+        }
+        let intensity = try adjustment.optionalNumber("effectIntensity") ?? 1
+        guard (0...1).contains(intensity) else {
+            throw .wrongSettingType(adjustment: adjustment.identifier, key: "effectIntensity",
+                                    expected: "a number in [0, 1]", found: String(intensity.description.prefix(20)))
+        }
+        return intensity == 0 ? nil : EffectIntensityDissolve(effect: effect, intensity: intensity)
+    }
 
     func colourStage(options: ColourOptions) -> ColourStage {
         let t = Float(min(1, max(0, intensity.isFinite ? intensity : 1)))

@@ -3,6 +3,7 @@
 /// steps. A new filter is one file in `Filters/` plus one line here.
 enum FilterRegistry {
     static let kinds: [any EditFilter.Type] = [
+        UnsupportedAdjustment.self,
         RedEyeCorrections.self,
         FaceBalance.self,
         Vibrance.self,
@@ -12,6 +13,8 @@ enum FilterRegistry {
         AffineMap.self,
         Crop.self,
         CameraRawCrop.self,
+        PhotosCrop.self,
+        PhotosOrientation.self,
         SerializedFilter.self,
     ]
 

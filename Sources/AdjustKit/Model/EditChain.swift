@@ -57,7 +57,7 @@ public struct EditChain: Equatable, Sendable {
 
     /// Inserts after every step of the same or an earlier kind: kinds keep the registry's order,
     /// repeated kinds their insertion order.
-    private mutating func insert(_ filter: any EditFilter) {
+    mutating func insert(_ filter: any EditFilter) {
         guard let position = FilterRegistry.position(of: type(of: filter)) else {
             preconditionFailure("\(type(of: filter)) is not listed in FilterRegistry.kinds")
         }
@@ -69,17 +69,26 @@ public struct EditChain: Equatable, Sendable {
         lhs.filters.count == rhs.filters.count && zip(lhs.filters, rhs.filters).allSatisfy { $0.isEqual(to: $1) }
     }
 
-    /// The chain with the Camera Raw fallback replaced by the explicit affine + crop it stands
-    /// for on a stored image of `storedSize` — the only step that depends on the image's size.
-    public func resolvingCameraRawCrop(storedSize: PixelSize) -> EditChain {
-        guard let cameraRawCrop = self[CameraRawCrop.self] else { return self }
+    /// The chain with a step whose geometry depends on the image's size (the Camera Raw crop
+    /// fallback, a modern Photos crop) replaced by the explicit affine + crop it stands for on a
+    /// stored image of `storedSize`.
+    public func resolvingSizeDependentGeometry(storedSize: PixelSize) -> EditChain {
+        guard let index = filters.firstIndex(where: { $0 is any StoredSizeGeometry }),
+              let step = filters[index] as? any StoredSizeGeometry else { return self }
         var resolved = self
-        let geometry = cameraRawCrop.geometry(storedSize: storedSize)
-        resolved[CameraRawCrop.self] = nil
+        let geometry = step.geometry(storedSize: storedSize)
+        resolved.filters.remove(at: index)
         resolved[AffineMap.self] = geometry.affine
         resolved[Crop.self] = geometry.crop
         return resolved
     }
+}
+
+/// A geometry step defined relative to the stored image's size: it stands for an affine + crop
+/// once that size is known.
+public protocol StoredSizeGeometry: EditFilter {
+    /// The affine + crop this step stands for on a stored image of `storedSize`.
+    func geometry(storedSize: PixelSize) -> (affine: AffineMap, crop: Crop)
 }
 
 /// One step of an `EditChain`, in application order.

@@ -14,10 +14,12 @@ public struct RenderPlanner: Sendable {
     public func plan(storedSize: PixelSize, exifOrientation: Int?, chain: EditChain,
                      size request: SizeRequest) throws(PlanError) -> RenderPlan {
         var warnings: [String] = []
-        let orientation = Self.orientation(exifOrientation, warnings: &warnings)
+        let fileOrientation = Self.orientation(exifOrientation, warnings: &warnings)
+        // A modern edit's own orientation step (U4: instead of the file's, by default).
+        let orientation = chain[PhotosOrientation.self]?.applied(toFile: fileOrientation) ?? fileOrientation
 
         // The surviving rectangle at full resolution (geometry.md §1).
-        let resolved = chain.resolvingCameraRawCrop(storedSize: storedSize)
+        let resolved = chain.resolvingSizeDependentGeometry(storedSize: storedSize)
         let transform = resolved.affine ?? .identity
         guard transform.isFinite else { throw .nonFiniteGeometry("affine transform") }
         guard transform.inverted != nil else { throw .singularAffine(transform) }

@@ -36,7 +36,7 @@ extension EditChain {
     /// rule belongs to the frame change itself: the decoded frame's origin moves by δ, so a chain
     /// without an affine gets the translation (0, −δ) when δ ≠ 0.
     public func rescaled(by factors: RescaleFactors) -> EditChain {
-        var chain = resolvingCameraRawCrop(storedSize: factors.storedSize).mapFilters { $0.rescaled(by: factors) }
+        var chain = resolvingSizeDependentGeometry(storedSize: factors.storedSize).mapFilters { $0.rescaled(by: factors) }
         if chain.affine == nil, factors.delta != 0 { chain.affine = .translation(0, -factors.delta) }
         return chain
     }

@@ -2,6 +2,8 @@
 public enum RenderError: Error, Equatable, CustomStringConvertible {
     /// An `aas:Filters` name this version does not know; never skipped unless asked.
     case unknownFilter(String)
+    /// Modern Photos adjustments this version cannot render; never skipped unless asked.
+    case unsupportedAdjustments([String])
     case decodedSizeMismatch(expected: PixelSize, got: PixelSize)
 
     /// One line, without the file name.
@@ -9,8 +11,20 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .unknownFilter(let name):
             return "unknown filter \(name) in aas:Filters"
+        case .unsupportedAdjustments(let names):
+            return "the edit uses adjustments this version cannot render: \(names.joined(separator: ", "))"
         case let .decodedSizeMismatch(expected, got):
             return "libjpeg-turbo decoded \(got) pixels where the plan expects \(expected)"
+        }
+    }
+}
+
+extension RenderError {
+    /// True for the errors that come from what the edit asks for, not from the image.
+    public var isTheEditsFault: Bool {
+        switch self {
+        case .unknownFilter, .unsupportedAdjustments: return true
+        case .decodedSizeMismatch: return false
         }
     }
 }

@@ -11,6 +11,9 @@ public enum EditOrigin: Equatable, Sendable, CustomStringConvertible {
     case embedded(String)
     /// `IMG.xmp` / `IMG.XMP` beside the image.
     case sidecar(String)
+    /// A modern Photos edit: an `.AAE` sidecar (named, or found beside the image as `IMG.AAE` or
+    /// `IMG_O….aae` in any case), an `Adjustments.plist`, or a macOS Photos render plist.
+    case aae(String)
     /// No edit was found: the original is rendered, oriented.
     case none
 
@@ -18,7 +21,8 @@ public enum EditOrigin: Equatable, Sendable, CustomStringConvertible {
     /// The file the edit was read from; nil for `.none`.
     public var path: String? {
         switch self {
-        case .xmpFile(let path), .metadataDump(let path), .embedded(let path), .sidecar(let path): return path
+        case .xmpFile(let path), .metadataDump(let path), .embedded(let path), .sidecar(let path), .aae(let path):
+            return path
         case .none: return nil
         }
     }
@@ -29,6 +33,7 @@ public enum EditOrigin: Equatable, Sendable, CustomStringConvertible {
         case .metadataDump(let path): return "AdjustmentXMP in metadata dump \(path)"
         case .embedded(let path): return "XMP embedded in \(path)"
         case .sidecar(let path): return "sidecar \(path)"
+        case .aae(let path): return "AAE edit \(path)"
         case .none: return "none (no adjustments found)"
         }
     }
@@ -42,22 +47,51 @@ public struct LoadedEdit: Sendable {
     public var origin: EditOrigin
     /// Remarks made while reading (unknown properties, incomplete filters), one line each.
     public var warnings: [String]
+    /// What was left out on purpose and why (a modern edit's video-only adjustments), one line each.
+    public var notes: [String]
+    /// A modern edit's `metadata.masterWidth/Height`: the size of the image it was made on, to
+    /// notice an edit paired with the wrong photo; nil for AdjustmentXMP.
+    public var masterSize: PixelSize?
+
+    public init(chain: EditChain, origin: EditOrigin, warnings: [String] = [], notes: [String] = [],
+                masterSize: PixelSize? = nil) {
+        (self.chain, self.origin, self.warnings, self.notes, self.masterSize) = (chain, origin, warnings, notes, masterSize)
+    }
+
+    /// A warning when the edit's master size fits neither this photo's stored size either way
+    /// round nor its crop (docs/spec/aae-format.md §2); nil for AdjustmentXMP.
+    public func masterSizeWarning(storedSize: PixelSize) -> String? {
+        guard let masterSize else { return nil }
+        let crop = chain.photosCrop.map { (width: $0.width, height: $0.height) }
+        return AAEMasterSizeCheck.warning(master: (masterSize.width, masterSize.height),
+                                          photo: (storedSize.width, storedSize.height), crop: crop)
+    }
 }
 
-/// Finds and reads edits (xmp-format.md §8).
+/// Finds and reads edits (xmp-format.md §8, aae-format.md §1).
 public struct EditSource: Sendable {
     /// Limits applied to every file and packet read.
     public var limits: InputLimits
+    /// Limits applied to modern Photos edits (`.AAE`).
+    public var aaeLimits: AAELimits
+    /// How a modern edit's unknowns U1–U4 are read.
+    public var assumptions: AAEAssumptions
 
     /// A source that reads within `limits`.
-    public init(limits: InputLimits = InputLimits()) { self.limits = limits }
+    public init(limits: InputLimits = InputLimits(), aaeLimits: AAELimits = .default,
+                assumptions: AAEAssumptions = .default) {
+        (self.limits, self.aaeLimits, self.assumptions) = (limits, aaeLimits, assumptions)
+    }
 
     /// Reads the edit in `path`, whatever holds it: an XMP packet, a plist/JSON metadata dump
-    /// (key `AdjustmentXMP`), or a JPEG with aas properties in its XMP.
+    /// (key `AdjustmentXMP`), a JPEG with aas properties in its XMP, or a modern Photos edit
+    /// (`.AAE` and the other property lists of that format).
     public func load(editFile path: String) throws(FileError) -> LoadedEdit {
         let bytes = try InputFile.read(path, limit: limits.maxInputBytes)
         do {
             switch Self.sniff(bytes) {
+            case .aae:
+                return try aaeEdit(from: bytes, path: path)
             case .jpeg:
                 guard let packet = try JPEGSegments.xmpPacket(in: bytes) else {
                     throw FileError(path: path, kind: .invalidContent, problem: "the JPEG has no XMP packet")
@@ -95,7 +129,42 @@ public struct EditSource: Sendable {
             let loaded = try load(editFile: sidecar)
             return LoadedEdit(chain: loaded.chain, origin: .sidecar(sidecar), warnings: loaded.warnings)
         }
+        if let aae = Self.aaeSidecar(forImage: imagePath) { return try load(editFile: aae) }
         return LoadedEdit(chain: EditChain(), origin: .none, warnings: [])
+    }
+
+    /// The modern edit beside `imagePath` (aae-format.md §1): `STEM.AAE` in any case, else the
+    /// capture-time `IMG_O1234.aae` of `IMG_1234.*` (any case). nil when there is none.
+    public static func aaeSidecar(forImage imagePath: String) -> String? {
+        let url = URL(fileURLWithPath: imagePath)
+        let folder = url.deletingLastPathComponent(), stem = url.deletingPathExtension().lastPathComponent
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return nil }
+        var wanted = [stem.lowercased() + ".aae"]
+        if stem.uppercased().hasPrefix("IMG_") { wanted.append("img_o" + stem.dropFirst(4).lowercased() + ".aae") }
+        for candidate in wanted {
+            if let name = names.sorted().first(where: { $0.lowercased() == candidate }) {
+                return imagePath.contains("/") ? folder.appendingPathComponent(name).path : name
+            }
+        }
+        return nil
+    }
+
+    private func aaeEdit(from bytes: [UInt8], path: String) throws(FileError) -> LoadedEdit {
+        let document: AAEDocument
+        var notes: [String] = []
+        let chain: EditChain
+        do {
+            document = try AAEDocument(contentsOf: bytes, limits: aaeLimits)
+            chain = try EditChain(aae: document, assumptions: assumptions, notes: &notes)
+        } catch AAEError.unsupportedFormat(let identifier, let editor) {
+            throw FileError(path: path, kind: .unsupported, AAEError.unsupportedFormat(identifier: identifier, editor: editor))
+        } catch {
+            throw FileError(path: path, kind: .invalidContent, error)
+        }
+        let master = document.metadata
+        let masterSize = master.masterWidth > 0 && master.masterHeight > 0
+            ? PixelSize(width: master.masterWidth, height: master.masterHeight) : nil
+        return LoadedEdit(chain: chain, origin: .aae(path), notes: notes, masterSize: masterSize)
     }
 
     private func edit(from packetBytes: [UInt8], origin: EditOrigin, path: String) throws(FileError) -> LoadedEdit {
@@ -124,10 +193,12 @@ public struct EditSource: Sendable {
         }
     }
 
-    private enum Container { case jpeg, metadataDump, xmp }
+    private enum Container { case jpeg, aae, metadataDump, xmp }
 
     private static func sniff(_ bytes: [UInt8]) -> Container {
         if bytes.starts(with: [0xFF, 0xD8]) { return .jpeg }
+        // Both plist forms keep their dictionary keys as plain ASCII strings.
+        if bytes.prefix(1 << 16).firstRange(of: Array("adjustmentFormatIdentifier".utf8)) != nil { return .aae }
         if bytes.starts(with: Array("bplist".utf8)) { return .metadataDump }
         let head = bytes.prefix(1024)
         if let first = head.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }),

@@ -39,6 +39,7 @@ public struct PhotoEdit: Sendable {
             let exif = ExifOrientation.read(inJPEG: jpeg)
             plan = try planner.plan(storedSize: header.size, exifOrientation: exif.value, chain: edit.chain, size: size)
             if let warning = exif.warning { plan.warnings.insert(warning, at: 0) }
+            if let warning = edit.masterSizeWarning(storedSize: header.size) { plan.warnings.append(warning) }
         } catch {
             throw FileError(path: edit.origin.path ?? imagePath, kind: .invalidContent, error)
         }
@@ -49,9 +50,9 @@ public struct PhotoEdit: Sendable {
     public func render() throws(FileError) -> Rendering {
         do {
             return try renderer.render(plan, jpeg: jpeg)
-        } catch RenderError.unknownFilter(let name) {
-            // The edit's fault, found before anything is decoded.
-            throw FileError(path: edit.origin.path ?? imagePath, kind: .unsupported, RenderError.unknownFilter(name))
+        } catch let error as RenderError where error.isTheEditsFault {
+            // Found before anything is decoded.
+            throw FileError(path: edit.origin.path ?? imagePath, kind: .unsupported, error)
         } catch {
             throw FileError(path: imagePath, kind: .invalidContent, error)
         }
@@ -62,8 +63,8 @@ public struct PhotoEdit: Sendable {
     public func renderEncoded(format: ImageFormat, quality: Int = 90) throws(FileError) -> EncodedRendering {
         do {
             return try renderer.renderEncoded(plan, jpeg: jpeg, format: format, quality: quality)
-        } catch RenderError.unknownFilter(let name) {
-            throw FileError(path: edit.origin.path ?? imagePath, kind: .unsupported, RenderError.unknownFilter(name))
+        } catch let error as RenderError where error.isTheEditsFault {
+            throw FileError(path: edit.origin.path ?? imagePath, kind: .unsupported, error)
         } catch {
             throw FileError(path: imagePath, kind: .invalidContent, error)
         }
