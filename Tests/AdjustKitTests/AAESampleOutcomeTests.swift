@@ -1,0 +1,56 @@
+@testable import AdjustKit
+import Foundation
+import XCTest
+
+/// Each real AAE sample (Fixtures/aae, decoded contents in Fixtures/SOURCES.md) gives its
+/// documented outcome as an edit: which steps it becomes, at which support level, and what is
+/// noted or refused. (AAESampleTests checks what the reader reads; this checks what it means.)
+final class AAESampleOutcomeTests: XCTestCase {
+    private func load(_ name: String) throws -> LoadedEdit {
+        try EditSource().load(editFile: TestFixtures.path("Fixtures/aae/\(name)"))
+    }
+
+    private func summary(_ edit: LoadedEdit) -> [String] {
+        edit.chain.steps.map { "\($0.filterName) [\($0.support().rawValue)]" }
+    }
+
+    func testSmartAdjustmentsBecomeApproximateSteps() throws {
+        let edit = try load("IMG_1994.AAE")
+        XCTAssertEqual(edit.origin, .aae(TestFixtures.path("Fixtures/aae/IMG_1994.AAE")))
+        XCTAssertEqual(summary(edit), ["SmartTone [approximate]", "SmartColor [approximate]",
+                                       "SmartBlackAndWhite [approximate]"], "Apple's order, §4")
+        XCTAssertEqual(edit.masterSize, PixelSize(width: 4416, height: 3312))
+        XCTAssertNil(edit.masterSizeWarning(storedSize: PixelSize(width: 3312, height: 4416)), "H×W fits too")
+        XCTAssertNotNil(edit.masterSizeWarning(storedSize: PixelSize(width: 1800, height: 1200)))
+    }
+
+    func testMacOSRenderPlistIsBlackAndWhite() throws {
+        XCTAssertEqual(summary(try load("D1D4040D-D141-44E8-93EA-E403D9F63E07.plist")), ["SmartBlackAndWhite [approximate]"])
+    }
+
+    func testLivePhotoKeyFrameIsNotedNotRendered() throws {
+        let edit = try load("IMG_1853.AAE")
+        XCTAssertTrue(edit.chain.isEmpty)
+        XCTAssertEqual(edit.notes.count, 1)
+        XCTAssertTrue(edit.notes[0].contains("not that frame"), edit.notes[0])
+    }
+
+    func testPortraitVideoIsNotForStills() throws {
+        let edit = try load("IMG_O3932.aae")
+        XCTAssertTrue(edit.chain.isEmpty)
+        XCTAssertEqual(edit.notes, ["PortraitVideo ignored: it concerns video or capture, not a still"])
+    }
+
+    func testDepthEffectIsUnsupportedAndRefusedAtRender() throws {
+        for name in ["IMG_O3582.AAE", "IMG_O5747.aae"] {
+            XCTAssertEqual(summary(try load(name)), ["DepthEffect [unsupported]"], name)
+        }
+        let portrait = try load("IMG_3582.AAE")
+        XCTAssertEqual(summary(portrait), ["DepthEffect [unsupported]", "SmartBlackAndWhite [approximate]"])
+        XCTAssertThrowsError(try ColourProgram(chain: portrait.chain, options: ColourOptions())) { error in
+            XCTAssertEqual(error as? RenderError, .unsupportedAdjustments(["DepthEffect"]))
+        }
+        let skipping = try ColourProgram(chain: portrait.chain, options: ColourOptions(skipUnknownFilters: true))
+        XCTAssertEqual(skipping.skipped, ["unsupported adjustment DepthEffect skipped"])
+    }
+}
