@@ -63,21 +63,39 @@ struct RedEyeRepair: RegionKernel {
     /// location are left untouched, each with a warning string (returned). Pixels outside each
     /// correction's repair area are never written (bit-identical).
     static func apply(_ redEye: RedEyeCorrections, to image: inout RGBFloatImage, space: WorkingSpace) -> [String] {
+        let size = image.size
+        return image.pixels.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            let pixels = StoredPixels(size: size, columnOffset: 0) { base + $0 * size.width * 3 }
+            return apply(redEye, to: pixels, space: space)
+        }
+    }
+
+    /// As above, on a view of the stored image that holds at least every repair area (the
+    /// streaming renderer's window of working rows).
+    static func apply(_ redEye: RedEyeCorrections, to pixels: StoredPixels, space: WorkingSpace) -> [String] {
         var warnings: [String] = []
-        let frame = (width: redEye.width, height: redEye.height)
         for (index, correction) in redEye.corrections.enumerated() {
             let label = "CIRedEyeCorrections correction \(index + 1)"
             if correction.variant == .convexHull {
                 warnings.append("\(label): convex-hull variant (hb) is not supported; left unchanged")
                 continue
             }
-            guard let area = repairArea(of: correction, frame: frame, imageSize: image.size) else {
+            guard let area = repairArea(of: correction, frame: (redEye.width, redEye.height), imageSize: pixels.size) else {
                 warnings.append("\(label): no repair area inside the image (needs rr, or p with a size); left unchanged")
                 continue
             }
-            repair(correction, area: area, frame: frame, image: &image, space: space)
+            repair(correction, area: area, frame: (redEye.width, redEye.height), pixels: pixels, space: space)
         }
         return warnings
+    }
+
+    /// The areas `redEye`'s renderable corrections may change, in a stored image of `size`.
+    static func repairAreas(_ redEye: RedEyeCorrections, imageSize size: PixelSize) -> [PixelRect] {
+        redEye.corrections.filter { $0.variant != .convexHull }.compactMap { correction in
+            repairArea(of: correction, frame: (redEye.width, redEye.height), imageSize: size)
+                .map { PixelRect(x: $0.x0, y: $0.y0, width: $0.x1 - $0.x0, height: $0.y1 - $0.y0) }
+        }
     }
 
     /// The raster rectangles a correction may change (for tests and for inspect): x0, y0, x1, y1
@@ -116,36 +134,51 @@ struct RedEyeRepair: RegionKernel {
 
     // MARK: - The repair
 
-    private static func repair(_ correction: RedEyeCorrection, area: (x0: Int, y0: Int, x1: Int, y1: Int),
-                               frame: (width: Double, height: Double), image: inout RGBFloatImage,
-                               space: WorkingSpace) {
-        let fields = Fields(correction)
-        let w = area.x1 - area.x0, h = area.y1 - area.y0, n = w * h
-        let imageWidth = image.size.width
-        let sx = Double(image.size.width) / frame.width, sy = Double(image.size.height) / frame.height
+    private typealias Area = (x0: Int, y0: Int, x1: Int, y1: Int)
 
-        // Encoded originals (unclamped, for the blend), luma and redness (on clamped values).
-        var encoded = [Float](repeating: 0, count: n * 3)
-        var luma = [Float](repeating: 0, count: n)
-        var redness = [Float](repeating: 0, count: n)
-        for ly in 0..<h {
-            for lx in 0..<w {
-                let i = ly * w + lx, p = ((area.y0 + ly) * imageWidth + area.x0 + lx) * 3
-                let r = space.encoded(image.pixels[p]), g = space.encoded(image.pixels[p + 1])
-                let b = space.encoded(image.pixels[p + 2])
-                (encoded[3 * i], encoded[3 * i + 1], encoded[3 * i + 2]) = (r, g, b)
-                let rc = clamp01(r), gc = clamp01(g), bc = clamp01(b)
-                luma[i] = 0.299 * rc + 0.587 * gc + 0.114 * bc
-                let red = (rc - max(gc, bc)) / (rc + rednessFloor)
-                redness[i] = red.isFinite ? red : 0
+    /// The area's pixels as the repair sees them: encoded originals (unclamped, for the blend),
+    /// and luma and redness of the clamped values.
+    private struct Measures {
+        let w: Int, h: Int
+        var encoded: [Float], luma: [Float], redness: [Float]
+
+        init(area: Area, pixels: StoredPixels, space: WorkingSpace) {
+            (w, h) = (area.x1 - area.x0, area.y1 - area.y0)
+            encoded = [Float](repeating: 0, count: w * h * 3)
+            luma = [Float](repeating: 0, count: w * h)
+            redness = [Float](repeating: 0, count: w * h)
+            for ly in 0..<h {
+                let row = pixels.pixel(x: area.x0, y: area.y0 + ly)
+                for lx in 0..<w {
+                    let i = ly * w + lx, p = row + lx * 3
+                    let r = space.encoded(p[0]), g = space.encoded(p[1]), b = space.encoded(p[2])
+                    (encoded[3 * i], encoded[3 * i + 1], encoded[3 * i + 2]) = (r, g, b)
+                    let rc = clamp01(r), gc = clamp01(g), bc = clamp01(b)
+                    luma[i] = 0.299 * rc + 0.587 * gc + 0.114 * bc
+                    let red = (rc - max(gc, bc)) / (rc + rednessFloor)
+                    redness[i] = red.isFinite ? red : 0
+                }
             }
         }
+    }
 
+    private static func repair(_ correction: RedEyeCorrection, area: Area, frame: (width: Double, height: Double),
+                               pixels: StoredPixels, space: WorkingSpace) {
+        let fields = Fields(correction)
+        let measures = Measures(area: area, pixels: pixels, space: space)
         let threshold = rednessThreshold(fields.bitmaskThreshold)
-        let low = threshold - thresholdBand, high = threshold + thresholdBand
-        let soft = redness.map { smoothstep(low, high, $0) }
+        let soft = measures.redness.map { smoothstep(threshold - thresholdBand, threshold + thresholdBand, $0) }
+        let scale = (x: Double(pixels.size.width) / frame.width, y: Double(pixels.size.height) / frame.height)
+        guard let seed = seed(fields, area: area, frame: frame, scale: scale, measures: measures, soft: soft) else { return }
+        let mask = region(from: seed, soft: soft, w: measures.w, h: measures.h)
+        blend(mask, measures: measures, shade: pupilShade(fields.pupilShadeAverage), area: area, pixels: pixels, space: space)
+    }
 
-        // Seed: near the snapped point if it finds red there, else near p / the area's centre.
+    /// The reddest pixel near the snapped point when it finds red there, else near `p` (or the
+    /// area's centre); nil when there is no red seed. An index into the area.
+    private static func seed(_ fields: Fields, area: Area, frame: (width: Double, height: Double),
+                             scale: (x: Double, y: Double), measures: Measures, soft: [Float]) -> Int? {
+        let (w, h) = (measures.w, measures.h)
         func local(_ x: Double, _ y: Double) -> (x: Int, y: Int)? {
             guard x.isFinite, y.isFinite else { return nil }
             let ix = x.rounded(.down), iy = y.rounded(.down)
@@ -156,27 +189,26 @@ struct RedEyeRepair: RegionKernel {
         func reddest(around c: (x: Int, y: Int), radius: Int) -> Int? {
             var best: Int?, bestRedness = -Float.infinity
             for ly in max(0, c.y - radius)...min(h - 1, c.y + radius) {
-                for lx in max(0, c.x - radius)...min(w - 1, c.x + radius) where redness[ly * w + lx] > bestRedness {
-                    (best, bestRedness) = (ly * w + lx, redness[ly * w + lx])
+                for lx in max(0, c.x - radius)...min(w - 1, c.x + radius) where measures.redness[ly * w + lx] > bestRedness {
+                    (best, bestRedness) = (ly * w + lx, measures.redness[ly * w + lx])
                 }
             }
             guard let best, soft[best] > 0 else { return nil }
             return best
         }
-        var seed: Int?
-        if let s = fields.snapped, let c = local(s.x * sx, s.y * sy) {
-            seed = reddest(around: c, radius: snapSearchRadius)
+        if let s = fields.snapped, let c = local(s.x * scale.x, s.y * scale.y),
+           let found = reddest(around: c, radius: snapSearchRadius) {
+            return found
         }
-        if seed == nil {
-            let pointCentre = fields.point.flatMap { local($0.x * frame.width * sx, (1 - $0.y) * frame.height * sy) }
-            let centre = pointCentre ?? ((w - 1) / 2, (h - 1) / 2)
-            seed = reddest(around: centre, radius: max(snapSearchRadius, min(w, h) / 4))
-        }
-        guard let seed else { return }
+        let pointCentre = fields.point.flatMap { local($0.x * frame.width * scale.x, (1 - $0.y) * frame.height * scale.y) }
+        let centre = pointCentre ?? ((w - 1) / 2, (h - 1) / 2)
+        return reddest(around: centre, radius: max(snapSearchRadius, min(w, h) / 4))
+    }
 
-        // Region: 8-connected flood fill over pixels with a non-zero soft mask.
-        var mask = [Float](repeating: 0, count: n)
-        var visited = [Bool](repeating: false, count: n)
+    /// The 8-connected component of non-zero soft mask that holds `seed`, with its soft values.
+    private static func region(from seed: Int, soft: [Float], w: Int, h: Int) -> [Float] {
+        var mask = [Float](repeating: 0, count: w * h)
+        var visited = [Bool](repeating: false, count: w * h)
         var stack = [seed]
         visited[seed] = true
         while let i = stack.popLast() {
@@ -189,24 +221,29 @@ struct RedEyeRepair: RegionKernel {
                 }
             }
         }
+        return mask
+    }
 
-        // Feather (3 × 3 box within the area), drop the corneal highlight, blend, write back.
-        let shade = pupilShade(fields.pupilShadeAverage)
+    /// Feathers the mask (3 × 3 box within the area), leaves the corneal highlight alone and
+    /// blends towards the dark grey pupil, writing back only pixels the feathered mask reaches.
+    private static func blend(_ mask: [Float], measures: Measures, shade: Float, area: Area,
+                              pixels: StoredPixels, space: WorkingSpace) {
+        let (w, h) = (measures.w, measures.h)
         for ly in 0..<h {
+            let row = pixels.pixel(x: area.x0, y: area.y0 + ly)
             for lx in 0..<w {
                 let i = ly * w + lx
-                guard luma[i] <= highlightLuma else { continue }
+                guard measures.luma[i] <= highlightLuma else { continue }
                 var sum: Float = 0, count: Float = 0
                 for ny in max(0, ly - 1)...min(h - 1, ly + 1) {
                     for nx in max(0, lx - 1)...min(w - 1, lx + 1) { sum += mask[ny * w + nx]; count += 1 }
                 }
                 let m = sum / count
                 guard m > 0 else { continue }
-                let grey = luma[i] * shade
-                let p = ((area.y0 + ly) * imageWidth + area.x0 + lx) * 3
+                let grey = measures.luma[i] * shade
                 for c in 0..<3 {
-                    let e = encoded[3 * i + c]
-                    image.pixels[p + c] = space.working(fromEncoded: e + (grey - e) * m)
+                    let e = measures.encoded[3 * i + c]
+                    row[lx * 3 + c] = space.working(fromEncoded: e + (grey - e) * m)
                 }
             }
         }
@@ -271,4 +308,19 @@ struct RedEyeRepair: RegionKernel {
             }
         }
     }
+}
+
+/// The stored image's working-space RGB as the repair reads and writes it: the whole image, or a
+/// window of its rows and columns that holds every repair area.
+struct StoredPixels {
+    /// The whole stored image's size (the repair areas are placed in it).
+    let size: PixelSize
+    /// The image column of each row's first pixel.
+    let columnOffset: Int
+    /// The first pixel of image row y.
+    let row: (Int) -> UnsafeMutablePointer<Float>
+
+    /// Pixel (x, y) of the image.
+    @inline(__always)
+    func pixel(x: Int, y: Int) -> UnsafeMutablePointer<Float> { row(y) + (x - columnOffset) * 3 }
 }
