@@ -138,6 +138,13 @@ final class AAEReaderTests: XCTestCase {
         // The builder's binary plist: the top dictionary, its 6 keys and their 6 values.
         XCTAssertEqual(refused(AAEBuilder.aae([crop], format: .binary), limits: AAELimits(maxPlistObjects: 3)),
                        .tooManyPlistObjects(count: 13, limit: 3))
+        // XML: the top dictionary, its 6 values, the extra array and its 5 000 integers.
+        let manyXML = AAEBuilder.plist(data: [0], format: .xml, extra: ["extra": Array(0..<5000)])
+        XCTAssertEqual(refused(manyXML), .tooManyPlistObjects(count: 5008, limit: 4096))
+        let manyBinary = AAEBuilder.plist(data: [0], format: .binary, extra: ["extra": Array(0..<5000)])
+        guard case .tooManyPlistObjects(let count, 4096)? = refused(manyBinary), count > 5000 else {
+            return XCTFail("binary plist with 5 000 integers")
+        }
         let compressed = AAEBuilder.deflate(Array(AAEBuilder.payload([crop]).utf8)).count
         XCTAssertEqual(refused(file, limits: AAELimits(maxCompressedBytes: 20)), .payloadTooLarge(bytes: compressed, limit: 20))
         XCTAssertEqual(refused(file, limits: AAELimits(maxInflatedBytes: 100)), .inflatedTooLarge(limit: 100))

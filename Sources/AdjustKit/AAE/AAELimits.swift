@@ -11,8 +11,8 @@ public struct AAELimits: Sendable, Equatable {
     /// Deepest nesting of arrays and dictionaries in the property list (the AAE's top-level
     /// dictionary is level 1; real files have 1). Checked by a scan before Foundation parses it.
     public var maxPlistDepth: Int
-    /// Most objects in a binary property list (its trailer's object count), checked before
-    /// Foundation parses it.
+    /// Most objects in the property list, checked before Foundation parses it: a binary plist's
+    /// trailer count, or an XML plist's start tags other than `<plist>` and `<key>`.
     public var maxPlistObjects: Int
     /// Largest `adjustmentData` (the compressed payload), in bytes.
     public var maxCompressedBytes: Int

@@ -27,10 +27,12 @@ enum AAEPlistScan {
         return .xml
     }
 
-    /// Counts the nesting of `<array>` and `<dict>` elements (self-closing ones excepted). Text in
-    /// comments counts too, which can only make the scan stricter than the parser.
+    /// Counts the nesting of `<array>` and `<dict>` elements (self-closing ones excepted), and the
+    /// objects: every start tag but `<plist>` and `<key>`. Text in comments counts too, which can
+    /// only make the scan stricter than the parser.
     static func checkXML(_ bytes: [UInt8], limits: AAELimits) throws(AAEError) {
         var depth = 0
+        var objects = 0
         var index = 0
         let count = bytes.count
         while index < count {
@@ -41,6 +43,9 @@ enum AAEPlistScan {
             while nameEnd < count, isNameByte(bytes[nameEnd]) { nameEnd += 1 }
             let name = bytes[nameStart..<nameEnd]
             index = nameEnd
+            if !closing, !name.isEmpty, !name.elementsEqual("plist".utf8), !name.elementsEqual("key".utf8) {
+                objects += 1
+            }
             guard name.elementsEqual("dict".utf8) || name.elementsEqual("array".utf8) else { continue }
             if closing {
                 depth -= 1
@@ -52,6 +57,9 @@ enum AAEPlistScan {
             if end > nameEnd, bytes[end - 1] == UInt8(ascii: "/") { continue }
             depth += 1
             guard depth <= limits.maxPlistDepth else { throw .plistNestingTooDeep(limit: limits.maxPlistDepth) }
+        }
+        guard objects <= limits.maxPlistObjects else {
+            throw .tooManyPlistObjects(count: objects, limit: limits.maxPlistObjects)
         }
     }
 
