@@ -222,6 +222,25 @@ final class HostileCorpusTests: XCTestCase {
         "bad-exif-huge-count.jpg", "bad-exif-makernote-garbage.jpg",
     ] + AAEHostileCorpusTests.covered
 
+    // MARK: - AAE: through the CLI
+
+    /// Every hostile AAE as the edit of a render: one line naming the AAE, exit 69 for another
+    /// editor's format and 65 for the rest, no output, within the bounds. The line is the
+    /// reader's own (AAEHostileCorpusTests checks which error each file gets).
+    func testAAEFilesAreRefusedByTheCLI() throws {
+        for name in AAEHostileCorpusTests.covered {
+            let problem: String
+            do {
+                _ = try AAEDocument(contentsOf: try TestFixtures.bytes(Self.corpus(name)))
+                problem = "accepted by the reader"
+            } catch {
+                problem = "\(error)"
+            }
+            let status: Int32 = name == "aae-external-edit.aae" || name == "aae-slomo.aae" ? 69 : 65
+            try refusedEdit(name, status, problem)
+        }
+    }
+
     // MARK: - Helpers
 
     struct Run { var status: Int32; var stdout: String; var stderr: String; var residentKB: Int; var seconds: Double }

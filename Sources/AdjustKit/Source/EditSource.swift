@@ -89,7 +89,7 @@ public struct EditSource: Sendable {
     public func load(editFile path: String) throws(FileError) -> LoadedEdit {
         let bytes = try InputFile.read(path, limit: limits.maxInputBytes)
         do {
-            switch Self.sniff(bytes) {
+            switch Self.sniff(bytes, path: path) {
             case .aae:
                 return try aaeEdit(from: bytes, path: path)
             case .jpeg:
@@ -195,8 +195,12 @@ public struct EditSource: Sendable {
 
     private enum Container { case jpeg, aae, metadataDump, xmp }
 
-    private static func sniff(_ bytes: [UInt8]) -> Container {
+    /// By content; an `.aae` file (any case) or an `Adjustments.plist` is read as a modern edit
+    /// whatever it holds, so that a damaged one is reported as such.
+    private static func sniff(_ bytes: [UInt8], path: String) -> Container {
         if bytes.starts(with: [0xFF, 0xD8]) { return .jpeg }
+        let name = URL(fileURLWithPath: path).lastPathComponent.lowercased()
+        if name.hasSuffix(".aae") || name == "adjustments.plist" { return .aae }
         // Both plist forms keep their dictionary keys as plain ASCII strings.
         if bytes.prefix(1 << 16).firstRange(of: Array("adjustmentFormatIdentifier".utf8)) != nil { return .aae }
         if bytes.starts(with: Array("bplist".utf8)) { return .metadataDump }
