@@ -13,7 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        // System libraries (Debian: libxml2-dev libturbojpeg0-dev libexif-dev libpng-dev).
+        // System libraries (Debian: libxml2-dev libturbojpeg0-dev libexif-dev libpng-dev liblcms2-dev).
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0",
                        providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
@@ -22,13 +22,16 @@ let package = Package(
                        providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng",
                        providers: [.apt(["libpng-dev"])]),
+        // Little CMS, for CMYK and YCCK JPEGs through their ICC profile (Debian: liblcms2-dev).
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2",
+                       providers: [.apt(["liblcms2-dev"])]),
 
         // Region decoding and row-streamed encoding through libjpeg's own API (Debian:
         // libjpeg62-turbo-dev); C because libjpeg reports errors by longjmp.
         .target(name: "CJPEGRegion", linkerSettings: [.linkedLibrary("jpeg")]),
 
         .target(name: "XMPParse", dependencies: ["CLibXML2"]),
-        .target(name: "AdjustKit", dependencies: ["XMPParse", "CTurboJPEG", "CJPEGRegion", "CExif", "CPNG"]),
+        .target(name: "AdjustKit", dependencies: ["XMPParse", "CTurboJPEG", "CJPEGRegion", "CExif", "CPNG", "CLCMS2"]),
         .executableTarget(name: "adjust", dependencies: [
             "AdjustKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

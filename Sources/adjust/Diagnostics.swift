@@ -29,7 +29,7 @@ enum Diagnostics {
 
     /// Warnings from reading the edit (naming the edit's file) and from planning (naming the image).
     static func report(_ edit: LoadedEdit, plan: RenderPlan?, image: String?) {
-        for warning in edit.warnings { warn("\(edit.origin.path ?? "edit"): \(warning)") }
+        for warning in edit.warnings { warn("\(edit.origin.path ?? image ?? "edit"): \(warning)") }
         for warning in plan?.warnings ?? [] { warn(image.map { "\($0): \(warning)" } ?? warning) }
     }
 }

@@ -78,12 +78,14 @@ public struct EditSource: Sendable {
     /// The edit for the JPEG at `imagePath` (already read into `jpeg`): its own XMP if that has
     /// aas properties, else a sidecar `stem.xmp` / `stem.XMP`, else none.
     public func find(forImage imagePath: String, jpeg: [UInt8]) throws(FileError) -> LoadedEdit {
+        var embeddedWarnings: [String] = []
         do {
             if let packetBytes = try JPEGSegments.xmpPacket(in: jpeg) {
                 let packet = try XMPPacketParser.parse(packetBytes, limits: limits.xmp)
                 if packet.hasProperties(inNamespace: AdjustmentNamespace.aas) {
                     return try edit(from: packet, origin: .embedded(imagePath), path: imagePath)
                 }
+                embeddedWarnings = packet.warnings.map { "embedded XMP: \($0)" }
             }
         } catch let error as FileError {
             throw error
@@ -95,7 +97,7 @@ public struct EditSource: Sendable {
             let loaded = try load(editFile: sidecar)
             return LoadedEdit(chain: loaded.chain, origin: .sidecar(sidecar), warnings: loaded.warnings)
         }
-        return LoadedEdit(chain: EditChain(), origin: .none, warnings: [])
+        return LoadedEdit(chain: EditChain(), origin: .none, warnings: embeddedWarnings)
     }
 
     private func edit(from packetBytes: [UInt8], origin: EditOrigin, path: String) throws(FileError) -> LoadedEdit {
@@ -109,7 +111,7 @@ public struct EditSource: Sendable {
     }
 
     private func edit(from packet: XMPPacket, origin: EditOrigin, path: String) throws(FileError) -> LoadedEdit {
-        var warnings: [String] = []
+        var warnings = packet.warnings.map { if case .embedded = origin { "embedded XMP: \($0)" } else { "XMP: \($0)" } }
         do {
             let chain = try EditChain(xmp: packet, warnings: &warnings)
             if chain.serializedFilters.count > limits.maxChainFilters {
