@@ -80,6 +80,37 @@ final class RealWorldCorpusTests: XCTestCase {
         XCTAssertEqual(passed, rows.count)
     }
 
+    /// `adjust batch` over the folder: exactly the files the table renders are rendered (none that
+    /// djpeg decodes cleanly or with harmless warnings only is refused), each record carries its
+    /// warnings, and the summary counts the rest as failed.
+    func testBatchOverTheFolder() throws {
+        let rows = try Self.table().filter { $0.flags.isEmpty }
+        let out = scratch.appendingPathComponent("batch").path
+        let run = try BinaryRun.run(CLITests.binary, ["batch", Self.folder, "--out", out, "--json"])
+        XCTAssertEqual(run.status, 65, "some files are refused")
+        var records: [String: [String: Any]] = [:]
+        var summary: [String: Any] = [:]
+        for line in run.stdout.split(separator: "\n") {
+            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            if let s = object["summary"] as? [String: Any] { summary = s; continue }
+            let input = try XCTUnwrap(object["input"] as? String)
+            records[URL(fileURLWithPath: input).lastPathComponent] = object
+        }
+        for row in rows {
+            let record = try XCTUnwrap(records[row.file], row.file)
+            let rendered = row.status == 0
+            XCTAssertEqual(record["status"] as? String, rendered ? "no-edit" : "failed", row.file)
+            if rendered {
+                let warnings = (record["warnings"] as? [String]) ?? []
+                XCTAssertEqual(warnings.count, row.stderr.count, row.file)
+            }
+        }
+        let renderedCount = rows.filter { $0.status == 0 }.count
+        XCTAssertEqual(summary["noEdit"] as? Int, renderedCount)
+        XCTAssertEqual(summary["files"] as? Int, try Self.table().count)
+        print("real-world batch summary: \(summary)")
+    }
+
     private func check(_ row: Row) throws {
         let input = "\(Self.folder)/\(row.file)"
         let name = row.file
