@@ -50,8 +50,8 @@ public struct JPEGDecoder: Sendable {
         try decodeReportingWarnings(jpeg, scale: scale).image
     }
 
-    /// As `decode`, with the warnings for damage tolerated below the header (the header's own are
-    /// `header(of:).warnings`), one line each.
+    /// As `decode`, with what the decode let through, one line each: the header's warnings (as
+    /// `header(of:).warnings`) and damage tolerated below it.
     public func decodeReportingWarnings(_ jpeg: [UInt8], scale: DecodeScale = .full) throws(DecodeError)
         -> (image: RGB8Image, warnings: [String]) {
         try withDecompressor { handle throws(DecodeError) in
@@ -78,7 +78,7 @@ public struct JPEGDecoder: Sendable {
             try pixels.withUnsafeMutableBufferPointer { (dst) throws(DecodeError) in
                 try reader.readRows(into: dst.baseAddress!, stride: size.width * 3, count: size.height)
             }
-            return (RGB8Image(size: size, pixels: pixels), reader.dataWarnings)
+            return (RGB8Image(size: size, pixels: pixels), reader.headerWarnings + reader.dataWarnings)
         }
     }
 

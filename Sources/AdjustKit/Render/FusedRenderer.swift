@@ -27,7 +27,8 @@ struct FusedRenderer {
 
     /// Renders, handing output row j (RGBA8, not yet oriented, `plan.outputSize.width` pixels) to
     /// `sink` in order j = 0, 1, … The sink runs on a thread of its own, one row at a time.
-    /// Returns the decode's warnings for damage tolerated below the header (`JPEGRegionReader.dataWarnings`).
+    /// Returns the decode's warnings (`JPEGRegionReader.headerWarnings` and `dataWarnings`),
+    /// reported with the finished render so that a refused file gets its one error line only.
     @discardableResult
     func run(jpeg: [UInt8], sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws -> [String] {
         let sampler = OutputRowSampler(plan: plan, outputKernels: program.outputFrame)
@@ -106,7 +107,7 @@ struct FusedRenderer {
                 window.release(below: rows.upperBound + offset.dy)
             }, sink: sink)
         }
-        return reader.dataWarnings
+        return reader.headerWarnings + reader.dataWarnings
     }
 
     // MARK: bilinear sampling (any affine, any scale), with the optional area shrink
@@ -219,7 +220,7 @@ struct FusedRenderer {
             try sampleRows(texels: ByteTexels(table: table), decoded: decoded, window: decoded,
                            ready: { try decoded.waitUntilDecoded(through: $0) })
         }
-        return reader.dataWarnings
+        return reader.headerWarnings + reader.dataWarnings
     }
 
     // MARK: the decoder thread

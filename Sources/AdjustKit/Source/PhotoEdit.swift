@@ -39,7 +39,6 @@ public struct PhotoEdit: Sendable {
             let exif = ExifOrientation.read(inJPEG: jpeg)
             plan = try planner.plan(storedSize: header.size, exifOrientation: exif.value, chain: edit.chain, size: size)
             if let warning = exif.warning { plan.warnings.insert(warning, at: 0) }
-            plan.warnings.insert(contentsOf: header.warnings, at: 0)
         } catch {
             throw FileError(path: edit.origin.path ?? imagePath, kind: .invalidContent, error)
         }
