@@ -77,6 +77,22 @@ final class CMYKDecodeTests: XCTestCase {
         }
     }
 
+    /// The rendered JPEG is sRGB: the CMYK profile is not carried into it; an RGB one still is.
+    func testACMYKProfileIsNotCarriedIntoTheOutput() throws {
+        let encoded = try JPEGEncoder.encode(RGBA8Image(size: PixelSize(width: 8, height: 8),
+                                                        pixels: [UInt8](repeating: 255, count: 256)), quality: 90)
+        let icc = Array("ICC_PROFILE\0".utf8)
+        func hasICC(_ jpeg: [UInt8]) -> Bool {
+            (0..<(jpeg.count - 16)).contains { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xE2 && Array(jpeg[($0 + 4)..<($0 + 16)]) == icc }
+        }
+        let cmyk = try TestFixtures.bytes(TestFixtures.path("Fixtures/real-world/Multiple_ICC_segments.jpg"))
+        let rgb = try TestFixtures.bytes(TestFixtures.path("Fixtures/real-world/issue_121.jpg"))
+        XCTAssertTrue(hasICC(cmyk) && hasICC(rgb))
+        let size = PixelSize(width: 8, height: 8)
+        XCTAssertFalse(hasICC(MetadataCarryOver.carryOver(from: cmyk, into: encoded, outputSize: size, options: MetadataOptions()).jpeg))
+        XCTAssertTrue(hasICC(MetadataCarryOver.carryOver(from: rgb, into: encoded, outputSize: size, options: MetadataOptions()).jpeg))
+    }
+
     static func compressCMYK(_ pixels: [UInt8], size: PixelSize) throws -> [UInt8] {
         let handle = try XCTUnwrap(tjInitCompress())
         defer { tjDestroy(handle) }
