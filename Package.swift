@@ -13,7 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        // System libraries (Debian: libxml2-dev libturbojpeg0-dev libexif-dev libpng-dev).
+        // System libraries (Debian: libxml2-dev libturbojpeg0-dev libexif-dev libpng-dev liblcms2-dev).
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0",
                        providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
@@ -25,13 +25,16 @@ let package = Package(
         // Raw DEFLATE of AAE adjustment payloads (Debian: zlib1g-dev).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
+        // Little CMS, for CMYK and YCCK JPEGs through their ICC profile (Debian: liblcms2-dev).
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2",
+                       providers: [.apt(["liblcms2-dev"])]),
 
         // Region decoding and row-streamed encoding through libjpeg's own API (Debian:
         // libjpeg62-turbo-dev); C because libjpeg reports errors by longjmp.
         .target(name: "CJPEGRegion", linkerSettings: [.linkedLibrary("jpeg")]),
 
         .target(name: "XMPParse", dependencies: ["CLibXML2"]),
-        .target(name: "AdjustKit", dependencies: ["XMPParse", "CTurboJPEG", "CJPEGRegion", "CExif", "CPNG", "CZlib"]),
+        .target(name: "AdjustKit", dependencies: ["XMPParse", "CTurboJPEG", "CJPEGRegion", "CExif", "CPNG", "CZlib", "CLCMS2"]),
         .executableTarget(name: "adjust", dependencies: [
             "AdjustKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -14,7 +14,15 @@ typedef struct {
     struct jpeg_error_mgr pub;
     jmp_buf jump;
     int tolerate_warnings;
+    /* Set while jpeg_read_header runs: markers before the first scan, no image data yet. */
+    int reading_header;
+    /* Set while jpeg_read_icc_profile runs: its warning is answered by a NULL profile. */
+    int reading_icc;
     char message[JMSG_LENGTH_MAX];
+    /* The warnings let through, by kind, and the first message of each kind. */
+    int harmless_count, damage_count;
+    char harmless[JMSG_LENGTH_MAX];
+    char damage[JMSG_LENGTH_MAX];
 } jr_error;
 
 static void jr_error_exit(j_common_ptr cinfo) {
@@ -23,13 +31,36 @@ static void jr_error_exit(j_common_ptr cinfo) {
     longjmp(err->jump, 1);
 }
 
-/* Warnings (msg_level -1) stop the work unless tolerated, as TurboJPEG's TJFLAG_STOPONWARNING
- * does; trace messages (>= 0) are dropped. Nothing goes to stderr. */
+/* Whether a warning leaves every decoded pixel intact. Two do, by where libjpeg raises them:
+ * an unknown JFIF revision (jdmarker.c's get_interesting_appn; only the APP0 version byte is
+ * read), and bytes skipped before a marker while the header is read (next_marker, called by
+ * read_markers before the first SOS: the bytes lie between segments, where no image data is).
+ * The same bytes skipped once the scans are being read mean the entropy-coded data ran short of
+ * its segment, and every other warning (premature end of data or file, bad Huffman or
+ * arithmetic code, a lost restart marker, an inconsistent progression) means damaged or missing
+ * coefficients, which libjpeg replaces with zeros (grey). */
+static int jr_is_harmless(const jr_error *err) {
+    switch (err->pub.msg_code) {
+    case JWRN_JFIF_MAJOR: return 1;
+    case JWRN_EXTRANEOUS_DATA: return err->reading_header;
+    default: return 0;
+    }
+}
+
+/* Warnings (msg_level -1): harmless ones are counted and let through; the others stop the work
+ * unless tolerated (as TurboJPEG's TJFLAG_STOPONWARNING), and are counted when they are. Trace
+ * messages (>= 0) are dropped. Nothing goes to stderr. */
 static void jr_emit_message(j_common_ptr cinfo, int msg_level) {
     jr_error *err = (jr_error *)cinfo->err;
     if (msg_level >= 0) return;
-    if (!err->tolerate_warnings) jr_error_exit(cinfo);
     cinfo->err->num_warnings++;
+    if (err->reading_icc) return; /* jpeg_read_icc_profile returns FALSE after it */
+    if (jr_is_harmless(err)) {
+        if (err->harmless_count++ == 0) (*cinfo->err->format_message)(cinfo, err->harmless);
+        return;
+    }
+    if (!err->tolerate_warnings) jr_error_exit(cinfo);
+    if (err->damage_count++ == 0) (*cinfo->err->format_message)(cinfo, err->damage);
 }
 
 static void jr_output_message(j_common_ptr cinfo) { (void)cinfo; }
@@ -41,6 +72,7 @@ static void jr_error_init(jr_error *err, int tolerate_warnings) {
     err->pub.output_message = jr_output_message;
     err->tolerate_warnings = tolerate_warnings;
     err->message[0] = '\0';
+    err->harmless[0] = err->damage[0] = '\0';
 }
 
 static void jr_copy_message(const char *message, char *err, size_t err_size) {
@@ -56,6 +88,7 @@ struct jr_decoder {
     struct jpeg_progress_mgr progress;
     int failed, started;
     int stored_width, stored_height;
+    int components; /* delivered per pixel: 3 (RGB) or 4 (CMYK, as stored) */
     /* Columns delivered, and where they start within libjpeg's (wider) cropped rows. */
     int out_x, out_w, skip_cols;
     int next_row;
@@ -99,13 +132,13 @@ jr_decoder *jr_decoder_open(const unsigned char *data, size_t size, int tolerate
         dec->cinfo.progress = &dec->progress;
     }
     jpeg_mem_src(&dec->cinfo, data, (unsigned long)size);
+    /* Kept for jr_decoder_icc_profile (a CMYK file is converted through its profile). */
+    jpeg_save_markers(&dec->cinfo, JPEG_APP0 + 2, 0xFFFF);
+    dec->err.reading_header = 1;
     jpeg_read_header(&dec->cinfo, TRUE);
-    if (dec->cinfo.jpeg_color_space == JCS_CMYK || dec->cinfo.jpeg_color_space == JCS_YCCK) {
-        *status = JR_CMYK;
-        jr_copy_message("CMYK", err, err_size);
-        jr_decoder_close(dec);
-        return NULL;
-    }
+    dec->err.reading_header = 0;
+    int cmyk = dec->cinfo.jpeg_color_space == JCS_CMYK || dec->cinfo.jpeg_color_space == JCS_YCCK;
+    dec->components = cmyk ? 4 : 3;
     dec->stored_width = (int)dec->cinfo.image_width;
     dec->stored_height = (int)dec->cinfo.image_height;
     *status = JR_OK;
@@ -114,6 +147,38 @@ jr_decoder *jr_decoder_open(const unsigned char *data, size_t size, int tolerate
 
 int jr_decoder_width(const jr_decoder *dec) { return dec->stored_width; }
 int jr_decoder_height(const jr_decoder *dec) { return dec->stored_height; }
+int jr_decoder_components(const jr_decoder *dec) { return dec->components; }
+int jr_decoder_adobe_inverted(const jr_decoder *dec) {
+    /* Adobe's applications write CMYK with 0 for full ink (libjpeg's jdmarker.c and every
+     * reader since treat an APP14 "Adobe" marker as saying so). */
+    return dec->components == 4 && dec->cinfo.saw_Adobe_marker;
+}
+
+int jr_decoder_icc_profile(jr_decoder *dec, unsigned char **profile, unsigned int *length) {
+    *profile = NULL;
+    *length = 0;
+    if (dec->failed) return JR_ERROR;
+    if (setjmp(dec->err.jump)) {
+        dec->err.reading_icc = 0;
+        dec->failed = 1;
+        return JR_ERROR;
+    }
+    dec->err.reading_icc = 1;
+    boolean found = jpeg_read_icc_profile(&dec->cinfo, profile, length);
+    dec->err.reading_icc = 0;
+    if (!found) {
+        *profile = NULL;
+        *length = 0;
+    }
+    return JR_OK;
+}
+
+void jr_free(void *pointer) { free(pointer); }
+
+int jr_decoder_harmless_count(const jr_decoder *dec) { return dec->err.harmless_count; }
+const char *jr_decoder_harmless_message(const jr_decoder *dec) { return dec->err.harmless; }
+int jr_decoder_damage_count(const jr_decoder *dec) { return dec->err.damage_count; }
+const char *jr_decoder_damage_message(const jr_decoder *dec) { return dec->err.damage; }
 
 /* libjpeg's jdiv_round_up(dimension * n, 8), which is also TurboJPEG's TJSCALED. */
 static int jr_decoder_scaled_width(const jr_decoder *dec, int scale_num) {
@@ -152,8 +217,8 @@ static void jr_read_buffered(jr_decoder *dec, unsigned char *dst, size_t stride,
         int chunk = rows < dec->buffer_rows ? rows : dec->buffer_rows;
         jr_read_cropped(dec, dec->buffer, dec->buffer_stride, chunk);
         for (int i = 0; i < chunk; i++)
-            memcpy(dst + (size_t)i * stride, dec->buffer + (size_t)i * dec->buffer_stride + (size_t)dec->skip_cols * 3,
-                   (size_t)dec->out_w * 3);
+            memcpy(dst + (size_t)i * stride, dec->buffer + (size_t)i * dec->buffer_stride + (size_t)dec->skip_cols * (size_t)dec->components,
+                   (size_t)dec->out_w * (size_t)dec->components);
         dst += (size_t)chunk * stride;
         rows -= chunk;
     }
@@ -180,7 +245,8 @@ int jr_decoder_start(jr_decoder *dec, int scale_num, int x, int w, int y, int *o
     dec->started = 1;
     cinfo->scale_num = (unsigned int)scale_num;
     cinfo->scale_denom = 8;
-    cinfo->out_color_space = JCS_RGB;
+    /* libjpeg turns YCCK into CMYK itself; CMYK to RGB needs the file's ICC profile (the caller). */
+    cinfo->out_color_space = dec->components == 4 ? JCS_CMYK : JCS_RGB;
     jpeg_start_decompress(cinfo);
     if ((int)cinfo->output_width != width || (int)cinfo->output_height != height)
         return jr_fail(dec, "libjpeg's scaled size differs from ceil(size * n / 8)");
@@ -205,7 +271,7 @@ int jr_decoder_start(jr_decoder *dec, int scale_num, int x, int w, int y, int *o
     dec->out_w = w;
     dec->skip_cols = x - (int)crop_x;
     dec->buffer_rows = cinfo->min_DCT_scaled_size * cinfo->max_v_samp_factor; /* one iMCU row */
-    dec->buffer_stride = (size_t)crop_w * 3;
+    dec->buffer_stride = (size_t)crop_w * (size_t)dec->components;
     dec->buffer = malloc(dec->buffer_stride * (size_t)dec->buffer_rows);
     if (!dec->buffer) return jr_fail(dec, "out of memory");
 

@@ -12,19 +12,22 @@ public enum JPEGSegments {
 
     /// The payloads (bytes after the 2-byte length) of every APP1 segment, in file order.
     ///
-    /// Scans from SOI up to SOS or EOI; fill bytes (0xFF runs) are skipped and the standalone
-    /// markers TEM and RST0–7 carry no length. Never reads past the end of `jpeg`.
+    /// Scans from SOI up to SOS or EOI; stray bytes between segments and fill bytes (0xFF runs)
+    /// are skipped, as libjpeg skips them, and the standalone markers TEM and RST0–7 carry no
+    /// length. Never reads past the end of `jpeg`.
     /// - Throws: `XMPError.notAJPEG` without an SOI marker; `XMPError.truncatedJPEGSegment` when a
-    ///   segment runs past the end or the data ends before SOS/EOI; `XMPError.badJPEGMarker` when
-    ///   a non-marker byte sits where a marker must be.
+    ///   segment runs past the end or the data ends before SOS/EOI; `XMPError.badJPEGMarker` for a
+    ///   second SOI where a marker must be.
     public static func app1Payloads(in jpeg: [UInt8]) throws(XMPError) -> [ArraySlice<UInt8>] {
         guard jpeg.count >= 2, jpeg[0] == 0xFF, jpeg[1] == startOfImage else { throw .notAJPEG }
         var payloads: [ArraySlice<UInt8>] = []
         var position = 2
         while true {
             let markerOffset = position
+            // Bytes before a marker are skipped, as libjpeg's next_marker skips them (with a
+            // warning that leaves the pixels intact): real cameras and editors leave some.
+            while position < jpeg.count, jpeg[position] != 0xFF { position += 1 }
             guard position < jpeg.count else { throw .truncatedJPEGSegment(offset: markerOffset) }
-            guard jpeg[position] == 0xFF else { throw .badJPEGMarker(offset: markerOffset) }
             while position < jpeg.count, jpeg[position] == 0xFF { position += 1 }
             guard position < jpeg.count else { throw .truncatedJPEGSegment(offset: markerOffset) }
             let marker = jpeg[position]
@@ -35,9 +38,11 @@ public enum JPEGSegments {
                 return payloads
             case 0x01, 0xD0...0xD7:
                 continue
-            case 0x00, startOfImage:
-                // 0xFF00 is byte stuffing inside entropy-coded data and a second SOI is nonsense;
-                // neither may appear among the header segments.
+            case 0x00:
+                // Not a marker: libjpeg's next_marker counts 0xFF00 among the stray bytes it skips.
+                continue
+            case startOfImage:
+                // A second SOI is nonsense among the header segments.
                 throw .badJPEGMarker(offset: markerOffset)
             default:
                 guard position + 2 <= jpeg.count else { throw .truncatedJPEGSegment(offset: markerOffset) }

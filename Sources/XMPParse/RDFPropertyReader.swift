@@ -2,10 +2,15 @@
 ///
 /// Strict by design: shapes XMP never produces (typed nodes, `rdf:parseType="Literal"`, several
 /// element children in one simple property, text mixed with elements) fail with
-/// `XMPError.malformedRDF` instead of being guessed at.
+/// `XMPError.malformedRDF`, and a repeated property with `XMPError.duplicateProperty`, instead of
+/// being guessed at — in every namespace, or only in `limits.strictNamespaces` when that is set:
+/// elsewhere the top-level property at fault is skipped (a repeated one keeps its first value)
+/// and the problem goes to `warnings`. The limits hold everywhere.
 struct RDFPropertyReader {
     private let limits: XMPLimits
     private var valueCount = 0
+    /// Problems skipped outside the strict namespaces.
+    private var warnings: [String] = []
 
     init(limits: XMPLimits) {
         self.limits = limits
@@ -30,12 +35,65 @@ struct RDFPropertyReader {
         for rdf in rdfElements {
             for description in rdf.childElements {
                 guard description.isElement(namespace: RDFNamespaces.rdf, localName: "Description") else {
-                    throw .malformedRDF("\(description.qualifiedName) at line \(description.line) inside rdf:RDF is not an rdf:Description")
+                    let problem = XMPError.malformedRDF("\(description.qualifiedName) at line \(description.line) inside rdf:RDF is not an rdf:Description")
+                    // A typed node (`<exif:Thing rdf:about="">`) of another namespace is skipped.
+                    guard isLenient(description.namespace) else { throw problem }
+                    warnings.append("\(problem); skipped")
+                    continue
                 }
-                try addFields(of: description, into: &properties)
+                try addTopLevelFields(of: description, into: &properties)
             }
         }
-        return XMPPacket(properties: properties)
+        return XMPPacket(properties: properties, warnings: warnings)
+    }
+
+    /// Whether problems in a top-level property of `namespace` are skipped rather than fatal:
+    /// a namespace outside a set of strict ones (never RDF's own, nor a missing one).
+    private func isLenient(_ namespace: String?) -> Bool {
+        guard let strict = limits.strictNamespaces, let namespace, namespace != RDFNamespaces.rdf else { return false }
+        return !strict.contains(namespace)
+    }
+
+    /// `addFields` for an rdf:Description: a conformance problem in a lenient namespace's
+    /// property skips that property (see `isLenient`); limits still fail.
+    private mutating func addTopLevelFields(of element: LibXMLElement, into fields: inout [XMPName: XMPValue]) throws(XMPError) {
+        for attribute in element.attributes {
+            guard let name = Self.propertyName(of: attribute) else { continue }
+            try insertTopLevel(.text(XMLWhitespace.trimmed(attribute.value)), named: name, into: &fields)
+        }
+        for child in element.childElements {
+            guard let namespace = child.namespace, namespace != RDFNamespaces.rdf else {
+                throw .malformedRDF("\(child.qualifiedName) at line \(child.line) is not a property element")
+            }
+            let name = XMPName(namespace: namespace, name: child.localName)
+            let value: XMPValue
+            do {
+                value = try self.value(ofPropertyElement: child)
+            } catch let error {
+                guard isLenient(namespace), Self.isConformanceProblem(error) else { throw error }
+                warnings.append("\(error); property \(name) skipped")
+                continue
+            }
+            try insertTopLevel(value, named: name, into: &fields)
+        }
+    }
+
+    private mutating func insertTopLevel(_ value: XMPValue, named name: XMPName,
+                                         into fields: inout [XMPName: XMPValue]) throws(XMPError) {
+        if fields[name] != nil, isLenient(name.namespace) {
+            try countValue()
+            warnings.append("\(XMPError.duplicateProperty(name)); the first is kept")
+            return
+        }
+        try insert(value, named: name, into: &fields)
+    }
+
+    /// RDF shapes and repeats, as against limits (which hold in every namespace).
+    private static func isConformanceProblem(_ error: XMPError) -> Bool {
+        switch error {
+        case .malformedRDF, .duplicateProperty: return true
+        default: return false
+        }
     }
 
     /// `rdf:RDF` elements in document order, without looking inside one for another.

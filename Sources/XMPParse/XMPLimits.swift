@@ -16,6 +16,13 @@ public struct XMPLimits: Sendable {
     /// Most namespace declarations in the whole packet. libxml2 2.9 resolves each prefix by a
     /// linear search of the namespaces in scope; checked by a byte scan counting `xmlns`.
     public var maxNamespaceDeclarations: Int
+    /// The namespaces whose top-level properties must be well-formed RDF: nil (the default)
+    /// means every namespace. With a set, an RDF conformance problem in a top-level property of
+    /// any other namespace (it appears twice, or uses a construct XMP never writes) does not fail
+    /// the parse: the property is skipped (the first of a repeated one is kept) and the problem
+    /// is named in `XMPPacket.warnings`. The caps above and the DOCTYPE refusal hold for every
+    /// namespace, always.
+    public var strictNamespaces: Set<String>?
 
     /// Creates limits; every argument defaults to the value in `XMPLimits.default`.
     public init(
@@ -23,16 +30,19 @@ public struct XMPLimits: Sendable {
         maxDepth: Int = 32,
         maxProperties: Int = 10_000,
         maxAttributesPerElement: Int = 1_024,
-        maxNamespaceDeclarations: Int = 256
+        maxNamespaceDeclarations: Int = 256,
+        strictNamespaces: Set<String>? = nil
     ) {
         self.maxPacketBytes = maxPacketBytes
         self.maxDepth = maxDepth
         self.maxProperties = maxProperties
         self.maxAttributesPerElement = maxAttributesPerElement
         self.maxNamespaceDeclarations = maxNamespaceDeclarations
+        self.strictNamespaces = strictNamespaces
     }
 
-    /// 4 MiB, 32 levels, 10 000 values, 1 024 attributes per element, 256 namespace declarations:
+    /// 4 MiB, 32 levels, 10 000 values, 1 024 attributes per element, 256 namespace declarations,
+    /// every namespace strict:
     /// far above any real adjustment packet (Lightroom's attribute-form packets carry a few hundred
     /// attributes on one element and a few dozen namespaces), and small enough that libxml2 parses
     /// the worst 4 MiB packet in about a second.

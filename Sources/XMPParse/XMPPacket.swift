@@ -2,10 +2,15 @@
 public struct XMPPacket: Equatable, Sendable {
     /// Top-level properties keyed by qualified name. Element order in the XML carries no meaning.
     public var properties: [XMPName: XMPValue]
+    /// RDF conformance problems skipped outside `XMPLimits.strictNamespaces`, one line each
+    /// (e.g. "property {…/exif/1.0/}Make appears twice; the first is kept"). Empty when every
+    /// namespace is strict, since any problem then fails the parse.
+    public var warnings: [String]
 
     /// Creates a packet holding the given top-level properties.
-    public init(properties: [XMPName: XMPValue] = [:]) {
+    public init(properties: [XMPName: XMPValue] = [:], warnings: [String] = []) {
         self.properties = properties
+        self.warnings = warnings
     }
 
     /// The top-level property `name` in `namespace`, if present. Call as `packet[ns, "CropX"]`.

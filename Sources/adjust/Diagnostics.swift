@@ -42,8 +42,8 @@ enum Diagnostics {
 
     /// Warnings from reading the edit (naming the edit's file) and from planning (naming the image).
     static func report(_ edit: LoadedEdit, plan: RenderPlan?, image: String?) {
-        for warning in edit.warnings { warn("\(edit.origin.path ?? "edit"): \(warning)") }
-        for remark in edit.notes { note("\(edit.origin.path ?? "edit"): \(remark)") }
+        for warning in edit.warnings { warn("\(edit.origin.path ?? image ?? "edit"): \(warning)") }
+        for remark in edit.notes { note("\(edit.origin.path ?? image ?? "edit"): \(remark)") }
         for warning in plan?.warnings ?? [] { warn(image.map { "\($0): \(warning)" } ?? warning) }
     }
 }

@@ -28,7 +28,7 @@ struct LimitOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Most red-eye records in one edit.", valueName: "N"))
     var maxRedEye: Int = InputLimits().maxRedEyeCorrections
 
-    @Flag(name: .long, help: "Render JPEGs with recoverable corruption (libjpeg warnings) instead of refusing them.")
+    @Flag(name: .long, help: "Render JPEGs whose image data is damaged (libjpeg's premature end, bad Huffman code, …: missing parts come out grey) instead of refusing them. Harmless warnings never refuse.")
     var tolerateJpegWarnings = false
 
     @Flag(name: .long, help: "Decode progressive JPEGs with more than libjpeg-turbo's 500 scans (slow by design).")

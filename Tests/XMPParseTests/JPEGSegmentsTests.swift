@@ -93,10 +93,17 @@ final class JPEGSegmentsTests: XCTestCase {
         XCTAssertThrowsXMPError(try JPEGSegments.app1Payloads(in: tooShort), .truncatedJPEGSegment(offset: 2))
     }
 
-    func testGarbageWhereAMarkerBelongs() {
-        let garbage: [UInt8] = [0xFF, 0xD8] + segment(0xE0, [1, 2]) + [0x42, 0xFF, 0xD9]
-        XCTAssertThrowsXMPError(try JPEGSegments.app1Payloads(in: garbage), .badJPEGMarker(offset: 8))
-        let stuffed: [UInt8] = [0xFF, 0xD8, 0xFF, 0x00, 0xFF, 0xD9]
-        XCTAssertThrowsXMPError(try JPEGSegments.app1Payloads(in: stuffed), .badJPEGMarker(offset: 2))
+    func testGarbageWhereAMarkerBelongs() throws {
+        // Stray bytes before a marker are skipped as libjpeg skips them ("Corrupt JPEG data: N
+        // extraneous bytes before marker", pixels intact), so the segment after them is found.
+        let garbage: [UInt8] = [0xFF, 0xD8] + segment(0xE0, [1, 2]) + [0x42, 0x00, 0x17] + segment(0xE1, [7, 8]) + [0xFF, 0xD9]
+        XCTAssertEqual(try JPEGSegments.app1Payloads(in: garbage).map(Array.init), [[7, 8]])
+        let garbageToTheEnd: [UInt8] = [0xFF, 0xD8] + segment(0xE0, [1, 2]) + [0x42, 0x43]
+        XCTAssertThrowsXMPError(try JPEGSegments.app1Payloads(in: garbageToTheEnd), .truncatedJPEGSegment(offset: 8))
+        // libjpeg's next_marker skips a 0xFF00 with the stray bytes; a second SOI is refused.
+        let stuffed: [UInt8] = [0xFF, 0xD8, 0xFF, 0x00] + segment(0xE1, [9]) + [0xFF, 0xD9]
+        XCTAssertEqual(try JPEGSegments.app1Payloads(in: stuffed).map(Array.init), [[9]])
+        let secondSOI: [UInt8] = [0xFF, 0xD8, 0xFF, 0xD8, 0xFF, 0xD9]
+        XCTAssertThrowsXMPError(try JPEGSegments.app1Payloads(in: secondSOI), .badJPEGMarker(offset: 2))
     }
 }

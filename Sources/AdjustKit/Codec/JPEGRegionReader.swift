@@ -10,6 +10,14 @@ import Foundation
 /// (libjpeg-turbo both ways, same IDCT and upsampling): the shim has libjpeg decode an iMCU more
 /// on each side and delivers only the columns asked for (jpeg_region.c says why).
 ///
+/// CMYK and YCCK files are delivered as RGB too: the shim hands over CMYK rows, converted here
+/// by `CMYKConversion` (the file's ICC profile through Little CMS, or the naive formula).
+///
+/// libjpeg's warnings are sorted by what they mean (`jpeg_region.c`, `jr_is_harmless`):
+/// harmless ones never stop the decode and are reported in `headerWarnings`; damaged or missing
+/// image data fails the decode unless `tolerateWarnings`, and is then reported in
+/// `headerWarnings` or `dataWarnings`, by where it was found.
+///
 /// Size limits are not checked here: read the header with `JPEGDecoder.header(of:)` first.
 /// Reading stops where the caller stops, so damage below the last row read goes unnoticed in
 /// baseline files (progressive files are read whole when decoding starts). One thread at a time.
@@ -23,7 +31,17 @@ final class JPEGRegionReader: @unchecked Sendable {
     /// The row the next `readRows` starts at, in the decoded image.
     private(set) var nextRow: Int
 
+    /// What reading the header let through (harmless warnings, tolerated damage) and a CMYK
+    /// conversion's caveat, one line each.
+    let headerWarnings: [String]
+
     private let decoder: OpaquePointer
+    /// For CMYK files: the conversion, and a buffer for the CMYK rows of one read.
+    private let cmyk: CMYKConversion?
+    private let cmykRows: UnsafeMutablePointer<UInt8>?
+    private static let cmykRowsPerRead = 16
+    /// Damage already in `headerWarnings`.
+    private let headerDamageCount: Int32
     /// libjpeg reads from the file between calls, so its address must last as long as the
     /// reader: a copy of an array (`init(jpeg: [UInt8], …)`), or nil when the caller vouches for
     /// the bytes (`init(bytes:…)`).
@@ -31,8 +49,8 @@ final class JPEGRegionReader: @unchecked Sendable {
 
     /// Reads the header and starts decoding `columns` of the image decoded at `scale`, from row
     /// `firstRow` (the rows above it are skipped by the first `readRows`, on the thread that
-    /// decodes). Warnings (corrupt data libjpeg can paper over) fail unless `tolerateWarnings`;
-    /// progressive files stop after 500 scans unless `allowManyScans`. CMYK and YCCK are refused.
+    /// decodes). Damage warnings (corrupt data libjpeg can paper over) fail unless `tolerateWarnings`;
+    /// progressive files stop after 500 scans unless `allowManyScans`. CMYK and YCCK come out RGB.
     /// The file is copied (a Swift array promises an address only inside `withUnsafeBufferPointer`).
     convenience init(jpeg: [UInt8], scale: DecodeScale = .full, columns: Range<Int>? = nil, firstRow: Int = 0,
                      tolerateWarnings: Bool = false, allowManyScans: Bool = false) throws(DecodeError) {
@@ -55,15 +73,22 @@ final class JPEGRegionReader: @unchecked Sendable {
         ownedCopy = owned
         guard jpeg.count >= 3, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { owned?.deallocate(); throw .notAJPEG }
         guard JPEGDecoder.supportedScales.contains(scale) else { owned?.deallocate(); throw .unsupportedScale(scale) }
-        var status: Int32 = 0
-        var message = [CChar](repeating: 0, count: 256)
-        guard let decoder = jr_decoder_open(jpeg.baseAddress, jpeg.count, tolerateWarnings ? 1 : 0,
-                                            allowManyScans ? 0 : 1, &status, &message, message.count) else {
+        let decoder: OpaquePointer, warnings: [String], conversion: CMYKConversion?
+        do {
+            (decoder, warnings) = try Self.open(jpeg, tolerateWarnings: tolerateWarnings, allowManyScans: allowManyScans)
+        } catch {
             owned?.deallocate()
-            if status == Int32(JR_CMYK) { throw .unsupportedColorspace("CMYK") }
-            throw .corrupt(Self.trimmed(String(cString: message)))
+            throw error
+        }
+        do { conversion = try Self.cmykConversion(decoder) } catch {
+            jr_decoder_close(decoder)
+            owned?.deallocate()
+            throw error
         }
         self.decoder = decoder
+        cmyk = conversion
+        headerWarnings = warnings + (conversion?.warning.map { [$0] } ?? [])
+        headerDamageCount = jr_decoder_damage_count(decoder)
         let stored = PixelSize(width: Int(jr_decoder_width(decoder)), height: Int(jr_decoder_height(decoder)))
         decodedSize = scale.decodedSize(of: stored)
         let columns = columns ?? 0..<decodedSize.width
@@ -74,12 +99,66 @@ final class JPEGRegionReader: @unchecked Sendable {
         let started = jr_decoder_start(decoder, Int32(scale.numerator), Int32(columns.lowerBound),
                                        Int32(columns.count), Int32(firstRow), &offset, &delivered)
         (columnOffset, width, nextRow) = (Int(offset), Int(delivered), firstRow)
+        cmykRows = conversion == nil ? nil : .allocate(capacity: Int(delivered) * 4 * Self.cmykRowsPerRead)
         guard started == Int32(JR_OK) else { throw .corrupt(Self.message(decoder)) }
     }
 
     deinit {
         jr_decoder_close(decoder)
+        cmykRows?.deallocate()
         ownedCopy?.deallocate()
+    }
+
+    /// Tolerated damage found while decoding rows (below the header), one line; empty if none.
+    var dataWarnings: [String] {
+        let count = jr_decoder_damage_count(decoder)
+        guard count > headerDamageCount else { return [] }
+        return [JPEGWarningText.damage(String(cString: jr_decoder_damage_message(decoder)))]
+    }
+
+    /// Reads the header only: the size as stored and what `headerWarnings` would hold. The
+    /// classified path behind `JPEGDecoder.header(of:)` for files TurboJPEG will not read plainly.
+    static func header(of jpeg: [UInt8], tolerateWarnings: Bool, allowManyScans: Bool) throws(DecodeError)
+        -> (size: PixelSize, warnings: [String]) {
+        guard jpeg.count >= 3, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { throw .notAJPEG }
+        return try jpeg.withUnsafeBufferPointer { (bytes) throws(DecodeError) -> (size: PixelSize, warnings: [String]) in
+            let (decoder, warnings) = try open(bytes, tolerateWarnings: tolerateWarnings, allowManyScans: allowManyScans)
+            defer { jr_decoder_close(decoder) }
+            let size = PixelSize(width: Int(jr_decoder_width(decoder)), height: Int(jr_decoder_height(decoder)))
+            let conversion = try cmykConversion(decoder)
+            return (size, warnings + (conversion?.warning.map { [$0] } ?? []))
+        }
+    }
+
+    /// Opens the shim's decoder on `bytes` (header read); the warnings the header let through.
+    private static func open(_ jpeg: UnsafeBufferPointer<UInt8>, tolerateWarnings: Bool,
+                             allowManyScans: Bool) throws(DecodeError) -> (OpaquePointer, [String]) {
+        var status: Int32 = 0
+        var message = [CChar](repeating: 0, count: 256)
+        guard let decoder = jr_decoder_open(jpeg.baseAddress, jpeg.count, tolerateWarnings ? 1 : 0,
+                                            allowManyScans ? 0 : 1, &status, &message, message.count) else {
+            throw .corrupt(trimmed(String(cString: message)))
+        }
+        var warnings: [String] = []
+        if jr_decoder_harmless_count(decoder) > 0 {
+            warnings.append(JPEGWarningText.harmless(String(cString: jr_decoder_harmless_message(decoder)),
+                                                     count: Int(jr_decoder_harmless_count(decoder))))
+        }
+        if jr_decoder_damage_count(decoder) > 0 {
+            warnings.append(JPEGWarningText.damage(String(cString: jr_decoder_damage_message(decoder))))
+        }
+        return (decoder, warnings)
+    }
+
+    /// The conversion a CMYK file needs (nil for others), through its ICC profile if it has one.
+    private static func cmykConversion(_ decoder: OpaquePointer) throws(DecodeError) -> CMYKConversion? {
+        guard jr_decoder_components(decoder) == 4 else { return nil }
+        var profile: UnsafeMutablePointer<UInt8>?
+        var length: UInt32 = 0
+        guard jr_decoder_icc_profile(decoder, &profile, &length) == Int32(JR_OK) else { throw .corrupt(message(decoder)) }
+        defer { jr_free(profile) }
+        let bytes = profile.map { Array(UnsafeBufferPointer(start: $0, count: Int(length))) }
+        return CMYKConversion(profile: bytes, adobeInverted: jr_decoder_adobe_inverted(decoder) != 0)
     }
 
     /// Decodes the next `count` rows (at most those left) into `destination`, `width` RGB pixels
@@ -87,8 +166,22 @@ final class JPEGRegionReader: @unchecked Sendable {
     func readRows(into destination: UnsafeMutablePointer<UInt8>, stride: Int, count: Int) throws(DecodeError) {
         precondition(count >= 0 && count <= decodedSize.height - nextRow, "\(count) rows from row \(nextRow) of \(decodedSize.height)")
         precondition(stride >= width * 3, "stride \(stride) under \(width) pixels")
-        guard jr_decoder_read(decoder, destination, stride, Int32(count)) == Int32(JR_OK) else {
-            throw .corrupt(Self.message(decoder))
+        if let cmyk, let cmykRows {
+            var done = 0
+            while done < count {
+                let rows = min(count - done, Self.cmykRowsPerRead)
+                guard jr_decoder_read(decoder, cmykRows, width * 4, Int32(rows)) == Int32(JR_OK) else {
+                    throw .corrupt(Self.message(decoder))
+                }
+                for row in 0..<rows {
+                    cmyk.convert(cmykRows + row * width * 4, into: destination + (done + row) * stride, count: width)
+                }
+                done += rows
+            }
+        } else {
+            guard jr_decoder_read(decoder, destination, stride, Int32(count)) == Int32(JR_OK) else {
+                throw .corrupt(Self.message(decoder))
+            }
         }
         nextRow += count
     }

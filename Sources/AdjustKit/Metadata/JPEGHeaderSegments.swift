@@ -15,16 +15,19 @@ enum JPEGHeaderSegments {
     static let maxPayload = 65_533
 
     /// Every segment from SOI up to SOS or EOI, in file order; nil when `jpeg` has no SOI or its
-    /// header structure is broken (truncated segment, a non-marker byte where a marker must be).
-    /// Fill bytes are skipped and the standalone markers TEM and RST0–7 carry no length. Never
-    /// reads past the end of `jpeg`.
+    /// header structure is broken (truncated segment, a second SOI where a marker must be).
+    /// Stray bytes before a marker (0xFF00 among them) and fill bytes are skipped, as libjpeg
+    /// skips them, and the standalone markers TEM and RST0–7 carry no length. Never reads past
+    /// the end of `jpeg`.
     static func walk(_ jpeg: [UInt8]) -> [JPEGHeaderSegment]? {
         guard jpeg.count >= 2, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { return nil }
         var segments: [JPEGHeaderSegment] = []
         var position = 2
         while true {
+            // Stray bytes before a marker are skipped, as libjpeg (and XMPParse's JPEGSegments) do.
+            while position < jpeg.count, jpeg[position] != 0xFF { position += 1 }
             let start = position
-            guard position < jpeg.count, jpeg[position] == 0xFF else { return nil }
+            guard position < jpeg.count else { return nil }
             while position < jpeg.count, jpeg[position] == 0xFF { position += 1 }
             guard position < jpeg.count else { return nil }
             let marker = jpeg[position]
@@ -34,7 +37,9 @@ enum JPEGHeaderSegments {
                 return segments
             case 0x01, 0xD0...0xD7:
                 continue
-            case 0x00, 0xD8:
+            case 0x00:
+                continue // skipped as libjpeg skips it: see JPEGSegments
+            case 0xD8:
                 return nil
             default:
                 guard position + 2 <= jpeg.count else { return nil }

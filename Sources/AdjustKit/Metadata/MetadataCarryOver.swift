@@ -29,7 +29,10 @@ public struct MetadataOptions: Sendable {
 ///   exif:PixelXDimension/PixelYDimension updated where present. crs: properties (including
 ///   crs:AlreadyApplied) and everything else are kept. Without any change the packet is carried
 ///   byte-identical; when nothing but empty rdf:Descriptions would be left it is dropped.
-/// - **ICC profile** (`ICC_PROFILE\0` APP2 chunks), byte-identical, in sequence order.
+/// - **ICC profile** (`ICC_PROFILE\0` APP2 chunks), byte-identical, in sequence order — when it
+///   describes RGB data. A CMYK or grayscale profile is left out without a word: the rendered
+///   pixels are sRGB (a CMYK JPEG is converted to sRGB through its profile by the decoder, a
+///   grayscale one expanded), which a JPEG without a profile is taken to be.
 ///
 /// Dropped: Extended XMP (`http://ns.adobe.com/xmp/extension/` APP1s; a warning says so), and
 /// every other APPn segment — MPF (APP2: its offsets describe the original file), Photoshop/IPTC
@@ -95,7 +98,9 @@ public enum MetadataCarryOver {
         let iccChunks = segments.filter { $0.marker == 0xE2 && $0.payload.starts(with: iccSignature) }
         if !iccChunks.isEmpty {
             if let ordered = orderedICCChunks(iccChunks) {
-                for chunk in ordered { inserted += JPEGHeaderSegments.segment(marker: 0xE2, payload: chunk.payload) }
+                if describesRGB(ordered) {
+                    for chunk in ordered { inserted += JPEGHeaderSegments.segment(marker: 0xE2, payload: chunk.payload) }
+                }
             } else {
                 warnings.append("metadata: the original's ICC profile chunks are inconsistent; ICC profile dropped")
             }
@@ -114,6 +119,12 @@ public enum MetadataCarryOver {
         jpeg += inserted
         jpeg += encoded[insertAt...]
         return (jpeg, warnings)
+    }
+
+    /// Whether the profile's data colour space (header bytes 16..<20, ICC.1 §7.2.6) is 'RGB '.
+    private static func describesRGB(_ ordered: [JPEGHeaderSegment]) -> Bool {
+        let profile = ordered.flatMap { $0.payload.dropFirst(iccSignature.count + 2) }
+        return profile.count >= 20 && Array(profile[16..<20]) == Array("RGB ".utf8)
     }
 
     /// The ICC chunks sorted by their sequence number (byte 12, from 1), or nil unless they are

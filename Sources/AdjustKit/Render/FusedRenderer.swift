@@ -29,7 +29,10 @@ struct FusedRenderer {
 
     /// Renders, handing output row j (RGBA8, not yet oriented, `plan.outputSize.width` pixels) to
     /// `sink` in order j = 0, 1, … The sink runs on a thread of its own, one row at a time.
-    func run(jpeg: [UInt8], sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws {
+    /// Returns the decode's warnings (`JPEGRegionReader.headerWarnings` and `dataWarnings`),
+    /// reported with the finished render so that a refused file gets its one error line only.
+    @discardableResult
+    func run(jpeg: [UInt8], sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws -> [String] {
         let sampler = OutputRowSampler(plan: plan, outputKernels: program.outputFrame)
         let output = plan.outputSize
         let pipeline = ChunkedRowPipeline(rows: output.height, rowBytes: output.width * 4, chunkRows: Self.chunkRows)
@@ -39,14 +42,14 @@ struct FusedRenderer {
             try pipeline.run(prepare: { _ in }, compute: { _, rows, buffer in
                 buffer.initialize(repeating: 0, count: rows.count * output.width * 4)
             }, finished: { _ in }, sink: sink)
-            return
+            return []
         }
         // libjpeg reads the file in place: every use of the reader ends inside this closure.
-        try jpeg.withUnsafeBufferPointer { jpeg in
+        return try jpeg.withUnsafeBufferPointer { jpeg in
             if !plan.needsResample, let offset = sampler.pixelCopyOffset {
-                try runPixelCopy(jpeg: jpeg, sampler: sampler, offset: offset, pipeline: pipeline, sink: sink)
+                return try runPixelCopy(jpeg: jpeg, sampler: sampler, offset: offset, pipeline: pipeline, sink: sink)
             } else {
-                try runSampled(jpeg: jpeg, sampler: sampler, pipeline: pipeline, sink: sink)
+                return try runSampled(jpeg: jpeg, sampler: sampler, pipeline: pipeline, sink: sink)
             }
         }
     }
@@ -55,7 +58,7 @@ struct FusedRenderer {
 
     private func runPixelCopy(jpeg: UnsafeBufferPointer<UInt8>, sampler: OutputRowSampler, offset: (dx: Int, dy: Int),
                               pipeline: ChunkedRowPipeline,
-                              sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws {
+                              sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws -> [String] {
         let region = plan.sourceRegion
         let reader = try openReader(jpeg)
         let window = SourceRowWindow<UInt8>(top: region.y, bottom: region.y + region.height, width: reader.width,
@@ -106,12 +109,13 @@ struct FusedRenderer {
                 window.release(below: rows.upperBound + offset.dy)
             }, sink: sink)
         }
+        return reader.headerWarnings + reader.dataWarnings
     }
 
     // MARK: bilinear sampling (any affine, any scale), with the optional area shrink
 
     private func runSampled(jpeg: UnsafeBufferPointer<UInt8>, sampler: OutputRowSampler, pipeline: ChunkedRowPipeline,
-                            sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws {
+                            sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws -> [String] {
         let region = plan.sourceRegion
         let needs = (0..<sampler.rows).map { sampler.sourceRows(ofRow: $0) }
         // Output row y reads grid rows gridRows(y) (itself without a shrink).
@@ -218,6 +222,7 @@ struct FusedRenderer {
             try sampleRows(texels: ByteTexels(table: table), decoded: decoded, window: decoded,
                            ready: { try decoded.waitUntilDecoded(through: $0) })
         }
+        return reader.headerWarnings + reader.dataWarnings
     }
 
     // MARK: the decoder thread

@@ -80,15 +80,16 @@ public struct Renderer: Sendable {
     private func render(_ plan: RenderPlan, jpeg: [UInt8], program: ColourProgram) throws -> Rendering {
         guard FusedRenderer.supports(program) else { return try renderReference(plan, jpeg: jpeg, program: program) }
         var image = RGBA8Image(size: plan.outputSize)
+        var decodeWarnings: [String] = []
         let rowBytes = plan.outputSize.width * 4
         try image.pixels.withUnsafeMutableBufferPointer { raster in
             let base = raster.baseAddress!
-            try FusedRenderer(plan: plan, program: program, decoder: decoder).run(jpeg: jpeg) { j, row in
+            decodeWarnings = try FusedRenderer(plan: plan, program: program, decoder: decoder).run(jpeg: jpeg) { j, row in
                 (base + j * rowBytes).update(from: row, count: rowBytes)
             }
         }
         return Rendering(image: image.oriented(plan.orientation), workingSpace: program.space,
-                         approximations: program.approximations, warnings: program.skipped)
+                         approximations: program.approximations, warnings: decodeWarnings + program.skipped)
     }
 
     /// Renders and encodes in one pass: for an upright JPEG the rows go to the encoder as they
@@ -107,23 +108,25 @@ public struct Renderer: Sendable {
         let rgb = UnsafeMutablePointer<UInt8>.allocate(capacity: size.width * 3)
         defer { rgb.deallocate() }
         let working = program.space.fromByte
-        try FusedRenderer(plan: plan, program: program, decoder: decoder).run(jpeg: jpeg) { _, row in
+        let decodeWarnings = try FusedRenderer(plan: plan, program: program, decoder: decoder).run(jpeg: jpeg) { _, row in
             JPEGEncoder.compositeOverBlack(row, count: size.width, into: rgb, working: working, space: program.space)
             try writer.write(rows: rgb, stride: size.width * 3, count: 1)
         }
         return EncodedRendering(bytes: try writer.finish(), format: .jpeg, size: size,
-                                approximations: program.approximations, warnings: program.skipped)
+                                approximations: program.approximations, warnings: decodeWarnings + program.skipped)
     }
 
     /// The whole-image pipeline the fused renderer replaced: decode everything, float images per
     /// stage. Kept for red-eye repair (which needs the whole stored image) and as the reference
     /// the fused renderer is tested against.
     func renderReference(_ plan: RenderPlan, jpeg: [UInt8], program: ColourProgram) throws -> Rendering {
-        let decoded = try decoder.decode(jpeg, scale: plan.decodeScale)
+        let (decoded, decodeWarnings) = try decoder.decodeReportingWarnings(jpeg, scale: plan.decodeScale)
         guard decoded.size == plan.decodedSize else {
             throw RenderError.decodedSizeMismatch(expected: plan.decodedSize, got: decoded.size)
         }
-        return render(plan, decoded: decoded, program: program)
+        var rendering = render(plan, decoded: decoded, program: program)
+        rendering.warnings.insert(contentsOf: decodeWarnings, at: 0)
+        return rendering
     }
 
     func render(_ plan: RenderPlan, decoded: RGB8Image, program: ColourProgram) -> Rendering {

@@ -112,12 +112,14 @@ public struct EditSource: Sendable {
     /// The edit for the JPEG at `imagePath` (already read into `jpeg`): its own XMP if that has
     /// aas properties, else a sidecar `stem.xmp` / `stem.XMP`, else none.
     public func find(forImage imagePath: String, jpeg: [UInt8]) throws(FileError) -> LoadedEdit {
+        var embeddedWarnings: [String] = []
         do {
             if let packetBytes = try JPEGSegments.xmpPacket(in: jpeg) {
                 let packet = try XMPPacketParser.parse(packetBytes, limits: limits.xmp)
                 if packet.hasProperties(inNamespace: AdjustmentNamespace.aas) {
                     return try edit(from: packet, origin: .embedded(imagePath), path: imagePath)
                 }
+                embeddedWarnings = packet.warnings.map { "embedded XMP: \($0)" }
             }
         } catch let error as FileError {
             throw error
@@ -130,7 +132,7 @@ public struct EditSource: Sendable {
             return LoadedEdit(chain: loaded.chain, origin: .sidecar(sidecar), warnings: loaded.warnings)
         }
         if let aae = Self.aaeSidecar(forImage: imagePath) { return try load(editFile: aae) }
-        return LoadedEdit(chain: EditChain(), origin: .none, warnings: [])
+        return LoadedEdit(chain: EditChain(), origin: .none, warnings: embeddedWarnings)
     }
 
     /// The modern edit beside `imagePath` (aae-format.md §1): `STEM.AAE` in any case, else the
@@ -178,7 +180,7 @@ public struct EditSource: Sendable {
     }
 
     private func edit(from packet: XMPPacket, origin: EditOrigin, path: String) throws(FileError) -> LoadedEdit {
-        var warnings: [String] = []
+        var warnings = packet.warnings.map { if case .embedded = origin { "embedded XMP: \($0)" } else { "XMP: \($0)" } }
         do {
             let chain = try EditChain(xmp: packet, warnings: &warnings)
             if chain.serializedFilters.count > limits.maxChainFilters {

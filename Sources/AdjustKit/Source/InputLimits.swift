@@ -5,8 +5,9 @@ import XMPParse
 public struct InputLimits: Sendable {
     /// Largest input file (image, edit, metadata dump) read at all.
     public var maxInputBytes: Int = InputFile.defaultLimit
-    /// XMP packet size, nesting depth, property and attribute counts.
-    public var xmp: XMPLimits = .default
+    /// XMP packet size, nesting depth, property and attribute counts; only the edit's own
+    /// namespaces (aas:, crs:) must be conformant RDF, other properties' problems are warnings.
+    public var xmp = XMPLimits(strictNamespaces: [AdjustmentNamespace.aas, AdjustmentNamespace.cameraRaw])
     /// Most `aas:Filters` items and red-eye records in one edit.
     public var maxChainFilters: Int = 64
     /// Most `aas:RedEyeCorrections` records in one edit.

@@ -16,17 +16,19 @@ extern "C" {
 
 enum {
     JR_OK = 0,
-    JR_ERROR = 1, /* libjpeg error, or a warning that was not tolerated; see the message */
-    JR_CMYK = 2   /* CMYK or YCCK, refused like JPEGDecoder does */
+    JR_ERROR = 1 /* libjpeg error, or a damage warning that was not tolerated; see the message */
 };
 
 typedef struct jr_decoder jr_decoder;
 typedef struct jr_encoder jr_encoder;
 
 /* Reads the header of `data`, which must stay valid until close. Returns NULL with *status and
- * `err` (NUL-terminated, at most err_size bytes) set on failure. Warnings (corrupt data libjpeg
- * can paper over) fail unless tolerate_warnings, as TurboJPEG's TJFLAG_STOPONWARNING;
- * limit_scans fails progressive files after 500 scans, as TJFLAG_LIMITSCANS. */
+ * `err` (NUL-terminated, at most err_size bytes) set on failure. libjpeg's warnings are sorted
+ * by what they mean for the pixels (jpeg_region.c, jr_is_harmless): harmless ones (an unknown
+ * JFIF revision, stray bytes between header segments) are counted and never stop the decode;
+ * the others (damaged or missing image data) fail unless tolerate_warnings, as TurboJPEG's
+ * TJFLAG_STOPONWARNING, and are counted when tolerated. limit_scans fails progressive files
+ * after 500 scans, as TJFLAG_LIMITSCANS. */
 jr_decoder *jr_decoder_open(const unsigned char *data, size_t size, int tolerate_warnings,
                             int limit_scans, int *status, char *err, size_t err_size);
 
@@ -34,14 +36,33 @@ jr_decoder *jr_decoder_open(const unsigned char *data, size_t size, int tolerate
 int jr_decoder_width(const jr_decoder *dec);
 int jr_decoder_height(const jr_decoder *dec);
 
-/* Starts decoding at scale_num/8 (1...16), RGB (grayscale expanded), delivering columns [x, x+w)
+/* Bytes per delivered pixel: 3 (RGB; grayscale expanded) or 4 (a CMYK or YCCK file, delivered
+ * as CMYK, YCCK converted by libjpeg). */
+int jr_decoder_components(const jr_decoder *dec);
+/* 1 for a CMYK file with an Adobe APP14 marker: its values are inverted (0 = full ink). */
+int jr_decoder_adobe_inverted(const jr_decoder *dec);
+/* The ICC profile, reassembled by libjpeg's jpeg_read_icc_profile from every APP2 chunk in
+ * sequence order; *profile is NULL when there is none or the chunks are inconsistent. Free
+ * with jr_free. Call before jr_decoder_start. */
+int jr_decoder_icc_profile(jr_decoder *dec, unsigned char **profile, unsigned int *length);
+void jr_free(void *pointer);
+
+/* Warnings let through so far, and the first message of each kind ("" if none): harmless ones,
+ * and damage tolerated under tolerate_warnings. */
+int jr_decoder_harmless_count(const jr_decoder *dec);
+const char *jr_decoder_harmless_message(const jr_decoder *dec);
+int jr_decoder_damage_count(const jr_decoder *dec);
+const char *jr_decoder_damage_message(const jr_decoder *dec);
+
+/* Starts decoding at scale_num/8 (1...16), RGB (grayscale expanded) or CMYK, delivering columns [x, x+w)
  * of the scaled image, ceil(W*n/8) x ceil(H*n/8), from row y down. Pixels are byte-identical to
  * TurboJPEG's tjDecompress2 at the same scale. *out_x and *out_w report the columns each read
  * delivers (x and w: the wider crop libjpeg decodes stays inside). Call once. The rows above y
  * are skipped (entropy-decoded, not output) by the first jr_decoder_read, not here. */
 int jr_decoder_start(jr_decoder *dec, int scale_num, int x, int w, int y, int *out_x, int *out_w);
 
-/* Reads the next `rows` rows (no more than are left) into dst, `stride` bytes apart. */
+/* Reads the next `rows` rows (no more than are left) into dst, `stride` bytes apart, with
+ * jr_decoder_components bytes a pixel. */
 int jr_decoder_read(jr_decoder *dec, unsigned char *dst, size_t stride, int rows);
 
 /* The last error's message, "" if none. */
