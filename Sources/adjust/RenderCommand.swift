@@ -13,7 +13,7 @@ struct RenderCommand: ParsableCommand {
         edit; the output is upright. Nothing is written unless the whole render succeeds.
         """)
 
-    @Argument(help: ArgumentHelp("The original JPEG.", valueName: "IN"))
+    @Argument(help: ArgumentHelp("The original JPEG or HEIC.", valueName: "IN"))
     var input: String
 
     @Option(name: .long, help: ArgumentHelp(

@@ -28,6 +28,24 @@ struct FusedRenderer {
     /// Renders, handing output row j (RGBA8, not yet oriented, `plan.outputSize.width` pixels) to
     /// `sink` in order j = 0, 1, … The sink runs on a thread of its own, one row at a time.
     func run(jpeg: [UInt8], sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws {
+        // libjpeg reads the file in place: every use of the reader ends inside this closure.
+        try jpeg.withUnsafeBufferPointer { jpeg in
+            try run(open: { try openReader(jpeg) }, sink: sink)
+        }
+    }
+
+    /// As `run(jpeg:sink:)`, from an image already decoded whole at the plan's decode size (a
+    /// HEIC); `raster` must stay valid until this returns.
+    func run(raster: RGB8Rows, sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws {
+        guard raster.size == plan.decodedSize else {
+            throw RenderError.decodedSizeMismatch(expected: plan.decodedSize, got: raster.size)
+        }
+        try run(open: { RasterRowSource(rows: raster, region: plan.sourceRegion) }, sink: sink)
+    }
+
+    /// `open` makes the row source for the plan's source region; it is called at most once.
+    private func run(open: () throws -> any DecodedRowSource,
+                     sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws {
         let sampler = OutputRowSampler(plan: plan, outputKernels: program.outputFrame)
         let output = plan.outputSize
         let pipeline = ChunkedRowPipeline(rows: output.height, rowBytes: output.width * 4, chunkRows: Self.chunkRows)
@@ -39,23 +57,20 @@ struct FusedRenderer {
             }, finished: { _ in }, sink: sink)
             return
         }
-        // libjpeg reads the file in place: every use of the reader ends inside this closure.
-        try jpeg.withUnsafeBufferPointer { jpeg in
-            if !plan.needsResample, let offset = sampler.pixelCopyOffset {
-                try runPixelCopy(jpeg: jpeg, sampler: sampler, offset: offset, pipeline: pipeline, sink: sink)
-            } else {
-                try runSampled(jpeg: jpeg, sampler: sampler, pipeline: pipeline, sink: sink)
-            }
+        if !plan.needsResample, let offset = sampler.pixelCopyOffset {
+            try runPixelCopy(open: open, sampler: sampler, offset: offset, pipeline: pipeline, sink: sink)
+        } else {
+            try runSampled(open: open, sampler: sampler, pipeline: pipeline, sink: sink)
         }
     }
 
     // MARK: pixel copy (integer translation at the decode's pitch)
 
-    private func runPixelCopy(jpeg: UnsafeBufferPointer<UInt8>, sampler: OutputRowSampler, offset: (dx: Int, dy: Int),
+    private func runPixelCopy(open: () throws -> any DecodedRowSource, sampler: OutputRowSampler, offset: (dx: Int, dy: Int),
                               pipeline: ChunkedRowPipeline,
                               sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws {
         let region = plan.sourceRegion
-        let reader = try openReader(jpeg)
+        let reader = try open()
         let window = SourceRowWindow<UInt8>(top: region.y, bottom: region.y + region.height, width: reader.width,
                                             capacity: pipeline.chunkRows + Self.readAhead)
         // One memo for every worker: each colour is computed once.
@@ -108,7 +123,7 @@ struct FusedRenderer {
 
     // MARK: bilinear sampling (any affine, any scale), with the optional area shrink
 
-    private func runSampled(jpeg: UnsafeBufferPointer<UInt8>, sampler: OutputRowSampler, pipeline: ChunkedRowPipeline,
+    private func runSampled(open: () throws -> any DecodedRowSource, sampler: OutputRowSampler, pipeline: ChunkedRowPipeline,
                             sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws {
         let region = plan.sourceRegion
         let needs = (0..<sampler.rows).map { sampler.sourceRows(ofRow: $0) }
@@ -141,7 +156,7 @@ struct FusedRenderer {
                 span = max(span, rows.count)
             }
         }
-        let reader = try openReader(jpeg)
+        let reader = try open()
         // The decoder must be able to run a whole chunk's advance ahead, or the pipeline would
         // wait on it every chunk (and ChunkedRowPipeline would take that for a slow decoder).
         let decodedCapacity = monotone ? 2 * span + Self.readAhead : region.height
@@ -234,7 +249,7 @@ struct FusedRenderer {
     /// Decodes the window's rows on a second thread while `body` consumes them here; returns
     /// once both are done. A decode error reaches `body` through the window's waits and is
     /// rethrown; an error in `body` stops the decoder.
-    private func withDecoderThread(reader: JPEGRegionReader, window: SourceRowWindow<UInt8>,
+    private func withDecoderThread(reader: any DecodedRowSource, window: SourceRowWindow<UInt8>,
                                    body: () throws -> Void) throws {
         let finished = DispatchSemaphore(value: 0)
         let job = DecodeJob(reader: reader, window: window)
@@ -289,11 +304,11 @@ private final class DecodeJob: @unchecked Sendable {
     /// Rows decoded per call at most: libjpeg makes 8 or 16 at a time anyway (an iMCU row), and
     /// the pipeline should not wait long for the first of them.
     private static let rowsPerRead = 8
-    let reader: JPEGRegionReader
+    let reader: any DecodedRowSource
     let window: SourceRowWindow<UInt8>
     private(set) var failure: Error?
 
-    init(reader: JPEGRegionReader, window: SourceRowWindow<UInt8>) {
+    init(reader: any DecodedRowSource, window: SourceRowWindow<UInt8>) {
         (self.reader, self.window) = (reader, window)
     }
 
