@@ -42,7 +42,7 @@ let package = Package(
 
         .testTarget(name: "XMPParseTests", dependencies: ["XMPParse"],
                     path: "Tests/XMPParseTests"),
-        .testTarget(name: "AdjustKitTests", dependencies: ["AdjustKit", "XMPParse", "adjust", "ImporterExample"],
+        .testTarget(name: "AdjustKitTests", dependencies: ["AdjustKit", "XMPParse", "CHeif", "adjust", "ImporterExample"],
                     path: "Tests/AdjustKitTests"),
     ],
     swiftLanguageModes: [.v5]
@@ -50,7 +50,7 @@ let package = Package(
 
 // libFuzzer harnesses (scripts/fuzz), only when ADJUST_FUZZ=1: plain builds never see them.
 if Context.environment["ADJUST_FUZZ"] == "1" {
-    package.targets += ["FuzzXMP", "FuzzImageHeader"].map {
+    package.targets += ["FuzzXMP", "FuzzImageHeader", "FuzzHEIFHeader"].map {
         .executableTarget(name: $0, dependencies: ["AdjustKit", "XMPParse"], path: "Sources/\($0)")
     }
 }

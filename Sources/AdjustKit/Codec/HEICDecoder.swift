@@ -5,6 +5,8 @@ public enum HEICError: Error, Equatable, CustomStringConvertible {
     /// libheif refused the container (truncated, malformed boxes, no primary image, …).
     case malformed(String)
     case tooLarge(PixelSize, maxSide: Int, maxPixels: Int)
+    /// libheif's own security limits (set to `maxSide`) refused a size while reading the boxes.
+    case overLimit(String)
     /// The image data failed to decode (truncated or corrupt HEVC, a missing tile).
     case decodeFailed(String)
 
@@ -13,6 +15,7 @@ public enum HEICError: Error, Equatable, CustomStringConvertible {
         case .malformed(let message): return "corrupt or truncated HEIF: \(message)"
         case let .tooLarge(size, maxSide, maxPixels):
             return "HEIF image is \(size) pixels, over the limit of \(maxSide) per side and \(maxPixels) in all"
+        case .overLimit(let message): return "HEIF image over the size limits: \(message)"
         case .decodeFailed(let message): return "HEIF image data cannot be decoded: \(message)"
         }
     }
@@ -201,7 +204,7 @@ private final class HEIFFile {
         guard read.code == heif_error_Ok else {
             let message = HEICDecoder.message(read)
             heif_context_free(context)
-            throw .malformed(message)
+            throw read.subcode == heif_suberror_Security_limit_exceeded ? .overLimit(message) : .malformed(message)
         }
         var handle: OpaquePointer?
         let primary = heif_context_get_primary_image_handle(context, &handle)

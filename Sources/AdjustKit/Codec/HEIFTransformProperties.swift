@@ -16,9 +16,9 @@ public struct HEIFTransformProperties: Equatable, Sendable {
     public enum Step: Equatable, Sendable {
         /// `irot`: this many anti-clockwise quarter turns (0…3).
         case rotateAnticlockwise(quarterTurns: Int)
-        /// `imir` axis 0: mirrored about a vertical axis (left ↔ right).
+        /// `imir` with its bit 1: left and right exchanged.
         case mirrorLeftRight
-        /// `imir` axis 1: mirrored about a horizontal axis (top ↔ bottom).
+        /// `imir` with its bit 0: top and bottom exchanged.
         case mirrorTopBottom
     }
 
@@ -40,8 +40,8 @@ public struct HEIFTransformProperties: Equatable, Sendable {
     /// pixel coordinates about the image centre (x right, y down). An anti-clockwise quarter turn
     /// is (x, y) → (y, −x); left↔right is (x, y) → (−x, y); top↔bottom is (x, y) → (x, −y). Steps
     /// listed first apply first: M = M_last · … · M_first. The product is one of the eight
-    /// matrices below, whose EXIF value it is (so irot 1 = 8, irot 2 = 3, irot 3 = 6; imir 0 = 2,
-    /// imir 1 = 4; irot 1 then imir 0 = 7, …).
+    /// matrices below, whose EXIF value it is (so irot 1 = 8, irot 2 = 3, irot 3 = 6; imir mode 1
+    /// (left↔right) = 2, imir mode 0 (top↔bottom) = 4; irot 3 then left↔right = 5, …).
     public var exifOrientation: Int {
         var m = Matrix.identity
         for step in steps { m = step.matrix * m }
@@ -91,7 +91,10 @@ public struct HEIFTransformProperties: Equatable, Sendable {
                     let first = property.payload.isEmpty ? nil : buffer[property.payload.lowerBound]
                     switch property.type {
                     case "irot": if let first { result.steps.append(.rotateAnticlockwise(quarterTurns: Int(first & 3))) }
-                    case "imir": if let first { result.steps.append(first & 1 == 0 ? .mirrorLeftRight : .mirrorTopBottom) }
+                    // The 2017 text ("axis 0: a vertical axis") was read both ways; the 2nd edition
+                    // names the field `mode`: 0 exchanges top and bottom, 1 left and right. libheif
+                    // (whose own irot/imir decode the tests compare against) and libavif read it so.
+                    case "imir": if let first { result.steps.append(first & 1 == 0 ? .mirrorTopBottom : .mirrorLeftRight) }
                     case "clap": result.hasCleanAperture = true
                     default: break
                     }
