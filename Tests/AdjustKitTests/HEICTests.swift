@@ -116,6 +116,22 @@ final class HEICTests: XCTestCase {
         }
     }
 
+    /// irot/imir are normative: an EXIF Orientation that disagrees is overruled with one warning.
+    func testEXIFOrientationDisagreeingWithIrotIsOverruled() throws {
+        let file = path("disagree.heic")
+        try Self.encodeSynthetic(width: 64, height: 64, orientation: 6, exifOrientation: 3, to: file)
+        let header = try HEICDecoder().header(of: TestFixtures.bytes(file))
+        XCTAssertEqual(header.metadata.exifOrientation, 3)
+        XCTAssertEqual(header.orientation, 6)
+        let edit = try PhotoEdit(imagePath: file)
+        XCTAssertEqual(edit.plan.orientation, .rotate90Clockwise)
+        let warning = "EXIF orientation 3 disagrees with the HEIF irot/imir properties (orientation 6); the properties win"
+        XCTAssertEqual(edit.plan.warnings, [warning])
+        let run = try BinaryRun.run(CLITests.binary, ["render", file, "-o", path("disagree.jpg")])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "adjust: warning: \(file): \(warning)\nadjust: \(file): no adjustments found\n")
+    }
+
     // MARK: - Real iPhone HEICs
 
     func testRealIPhoneHEIC() throws {
@@ -280,7 +296,8 @@ final class HEICTests: XCTestCase {
 
     /// A `width`×`height` HEIC (HEVC 4:4:4, so no chroma resampling differs between decodes)
     /// whose irot/imir libheif's encoder writes for EXIF `orientation`; an asymmetric pattern.
-    static func encodeSynthetic(width: Int, height: Int, orientation: Int, to path: String) throws {
+    static func encodeSynthetic(width: Int, height: Int, orientation: Int, exifOrientation: UInt8? = nil,
+                                to path: String) throws {
         let context = heif_context_alloc()!
         defer { heif_context_free(context) }
         var encoder: OpaquePointer?
@@ -310,7 +327,15 @@ final class HEICTests: XCTestCase {
         let options = heif_encoding_options_alloc()!
         defer { heif_encoding_options_free(options) }
         options.pointee.image_orientation = heif_orientation(rawValue: UInt32(orientation))
-        XCTAssertEqual(heif_context_encode_image(context, image, encoder, options, nil).code, heif_error_Ok)
+        var handle: OpaquePointer?
+        XCTAssertEqual(heif_context_encode_image(context, image, encoder, options, &handle).code, heif_error_Ok)
+        defer { heif_image_handle_release(handle) }
+        if let exifOrientation {
+            // Big-endian TIFF: header, IFD0 at 8 with one entry, Orientation (0x0112) SHORT 1.
+            let tiff: [UInt8] = Array("MM".utf8) + [0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1,
+                                                    0, exifOrientation, 0, 0, 0, 0, 0, 0]
+            XCTAssertEqual(heif_context_add_exif_metadata(context, handle, tiff, Int32(tiff.count)).code, heif_error_Ok)
+        }
         XCTAssertEqual(heif_context_write_to_file(context, path).code, heif_error_Ok)
     }
 }
