@@ -1,7 +1,8 @@
 import Foundation
 
 /// Runs a `RenderPlan` as one streaming pass: a decoder thread decodes only the plan's source
-/// region (libjpeg's skip/crop-scanline at the planned DCT scale) into a `SourceRowWindow`,
+/// region (libjpeg's skip/crop-scanline at the planned DCT scale; for a HEIC, which libheif
+/// decodes whole beforehand, a copy of the region's rows: `DecodedRowSource`) into a `SourceRowWindow`,
 /// while chunks of output rows are made from those rows on every core (`ChunkedRowPipeline`) —
 /// sampling, every colour step, the `--max-size` shrink and the quantization fused per row — and
 /// handed in order to a sink on a thread of its own (a raster, or the JPEG encoder directly). No
