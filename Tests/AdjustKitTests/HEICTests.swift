@@ -250,6 +250,25 @@ final class HEICTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr + run.stdout)
     }
 
+    /// A HEIC through the fused streaming renderer (rows copied out of libheif's raster) against
+    /// the whole-image reference pipeline, for a straighten + crop at full size and under
+    /// `--max-size` (the fused shrink's encoding table may move a value by 1).
+    func testFusedRenderOfHEICMatchesTheReferencePipeline() throws {
+        let xmp = path("straighten.xmp")
+        let made = try BinaryRun.run(CLITests.binary, ["xmp", "--image-size", "1440x960", "--straighten", "3",
+                                                       "--crop", "100,80,1200,800", "--vibrance", "0.3", "-o", xmp])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        for size in [SizeRequest.full, .maxSize(300), .scale(DecodeScale(numerator: 3)!)] {
+            let edit = try PhotoEdit(imagePath: Self.heic("cheers-1440x960.heic"), editPath: xmp, size: size)
+            let program = try ColourProgram(chain: edit.plan.rescaledChain, options: edit.renderer.colour)
+            let reference = try edit.renderer.renderReference(edit.plan, original: edit.original, program: program).image
+            let fused = try edit.render().image
+            XCTAssertEqual(fused.size, reference.size, "\(size)")
+            let diff = ImageMetrics.differences(TestImage(fused), TestImage(reference))
+            XCTAssertLessThanOrEqual(diff.maxPerChannel.max() ?? 99, edit.plan.needsResample ? 1 : 0, "\(size): \(diff)")
+        }
+    }
+
     // MARK: - Helpers
 
     static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
