@@ -13,7 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        // System libraries (Debian: libxml2-dev libturbojpeg0-dev libexif-dev libpng-dev liblcms2-dev).
+        // System libraries (Debian: libxml2-dev libturbojpeg0-dev libexif-dev libpng-dev liblcms2-dev libheif-dev zlib1g-dev).
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0",
                        providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
@@ -28,13 +28,16 @@ let package = Package(
         // Little CMS, for CMYK and YCCK JPEGs through their ICC profile (Debian: liblcms2-dev).
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2",
                        providers: [.apt(["liblcms2-dev"])]),
+        // HEIC/HEIF originals (HEVC through libde265).
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif",
+                       providers: [.apt(["libheif-dev"])]),
 
         // Region decoding and row-streamed encoding through libjpeg's own API (Debian:
         // libjpeg62-turbo-dev); C because libjpeg reports errors by longjmp.
         .target(name: "CJPEGRegion", linkerSettings: [.linkedLibrary("jpeg")]),
 
         .target(name: "XMPParse", dependencies: ["CLibXML2"]),
-        .target(name: "AdjustKit", dependencies: ["XMPParse", "CTurboJPEG", "CJPEGRegion", "CExif", "CPNG", "CZlib", "CLCMS2"]),
+        .target(name: "AdjustKit", dependencies: ["XMPParse", "CTurboJPEG", "CJPEGRegion", "CExif", "CPNG", "CZlib", "CLCMS2", "CHeif"]),
         .executableTarget(name: "adjust", dependencies: [
             "AdjustKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -45,7 +48,7 @@ let package = Package(
 
         .testTarget(name: "XMPParseTests", dependencies: ["XMPParse"],
                     path: "Tests/XMPParseTests"),
-        .testTarget(name: "AdjustKitTests", dependencies: ["AdjustKit", "XMPParse", "adjust", "ImporterExample", "CZlib"],
+        .testTarget(name: "AdjustKitTests", dependencies: ["AdjustKit", "XMPParse", "adjust", "ImporterExample", "CZlib", "CHeif"],
                     path: "Tests/AdjustKitTests"),
     ],
     swiftLanguageModes: [.v5]
@@ -53,7 +56,7 @@ let package = Package(
 
 // libFuzzer harnesses (scripts/fuzz), only when ADJUST_FUZZ=1: plain builds never see them.
 if Context.environment["ADJUST_FUZZ"] == "1" {
-    package.targets += ["FuzzXMP", "FuzzImageHeader", "FuzzAAE"].map {
+    package.targets += ["FuzzXMP", "FuzzImageHeader", "FuzzAAE", "FuzzHEIFHeader"].map {
         .executableTarget(name: $0, dependencies: ["AdjustKit", "XMPParse", "CZlib"], path: "Sources/\($0)")
     }
 }

@@ -7,7 +7,7 @@ struct BatchCommand: ParsableCommand {
         commandName: "batch",
         abstract: "Apply the edits of many photos, in parallel, into an output folder.",
         discussion: """
-        INPUTS are JPEG files and folders; folders are walked recursively for *.jpg and *.jpeg \
+        INPUTS are JPEG and HEIC files and folders; folders are walked recursively for *.jpg, *.jpeg, *.heic and *.heif \
         (any case), skipping hidden files and folders and the --out folder itself; a file named \
         directly is tried whatever its extension. Each photo is \
         written to DIR at its path relative to the folder it was found in (a file named directly: \
@@ -39,7 +39,7 @@ struct BatchCommand: ParsableCommand {
         (65 if it is malformed).
         """)
 
-    @Argument(help: ArgumentHelp("JPEG files and folders (walked recursively).", valueName: "INPUTS"))
+    @Argument(help: ArgumentHelp("JPEG and HEIC files and folders (walked recursively).", valueName: "INPUTS"))
     var inputs: [String] = []
 
     @Option(name: [.customShort("o"), .customLong("out")], help: ArgumentHelp(
@@ -141,9 +141,10 @@ enum BatchFiles {
 
     static func key(_ path: String) -> Key? { FileIdentity(path: path) }
 
+    /// A photo's name: *.jpg, *.jpeg, *.heic, *.heif, any case (HEICs are photos too).
     static func isJPEGName(_ name: String) -> Bool {
         let ext = (name as NSString).pathExtension.lowercased()
-        return ext == "jpg" || ext == "jpeg"
+        return ext == "jpg" || ext == "jpeg" || ext == "heic" || ext == "heif"
     }
 
     /// `mkdir -p`, tolerating another worker creating the same folder at the same time.

@@ -7,8 +7,9 @@ struct CompareCommand: ParsableCommand {
         commandName: "compare",
         abstract: "Compare two images: PSNR, and max and mean absolute difference per channel.",
         discussion: """
-        A and B are PNG or JPEG files of the same size (told apart by their content). JPEGs are \
-        compared as stored: no EXIF orientation is applied. PNGs are read as 8-bit RGBA.
+        A and B are PNG, JPEG or HEIC/HEIF files of the same size (told apart by their content). \
+        JPEGs and HEICs are compared as stored: no EXIF orientation or HEIF irot/imir is applied. \
+        PNGs are read as 8-bit RGBA.
 
         PSNR is 10·log10(255² / MSE) in dB, MSE over R, G, B of every pixel — and over alpha too \
         when either image has a pixel that is not fully opaque (then an A row is shown). Identical \
@@ -17,14 +18,14 @@ struct CompareCommand: ParsableCommand {
 
         Exit status: 0 the images are within the thresholds (always, without thresholds); 1 the \
         images differ beyond --max-diff or --min-psnr (one line on standard error says which); \
-        64 bad command line; 65 an image is not a valid PNG or JPEG, or the sizes differ; 66 an \
+        64 bad command line; 65 an image is not a valid PNG, JPEG or HEIC, or the sizes differ; 66 an \
         image is missing or unreadable; 73 the diff image cannot be written.
         """)
 
-    @Argument(help: ArgumentHelp("The reference image (PNG or JPEG).", valueName: "A"))
+    @Argument(help: ArgumentHelp("The reference image (PNG, JPEG or HEIC).", valueName: "A"))
     var first: String
 
-    @Argument(help: ArgumentHelp("The image to compare with it (PNG or JPEG).", valueName: "B"))
+    @Argument(help: ArgumentHelp("The image to compare with it (PNG, JPEG or HEIC).", valueName: "B"))
     var second: String
 
     @Option(name: .long, help: ArgumentHelp(

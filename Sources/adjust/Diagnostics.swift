@@ -51,7 +51,7 @@ enum Diagnostics {
 /// `--scale n/8` and `--max-size PX`, shared by `render` and `inspect`.
 struct SizeOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Decode and render at this DCT scale: n/8 with n = 1…16, or 1/2, 1/4, 1/8.", valueName: "n/8"))
+        "Decode and render at this DCT scale: n/8 with n = 1…16, or 1/2, 1/4, 1/8 (a HEIC: decoded whole, then resampled).", valueName: "n/8"))
     var scale: String?
 
     @Option(name: .long, help: ArgumentHelp(

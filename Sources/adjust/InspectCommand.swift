@@ -11,7 +11,7 @@ struct InspectCommand: ParsableCommand {
         alone. A plan needs the image's size: from IN, or from --image-size for --xmp alone.
         """)
 
-    @Argument(help: ArgumentHelp("The original JPEG.", valueName: "IN"))
+    @Argument(help: ArgumentHelp("The original JPEG or HEIC.", valueName: "IN"))
     var input: String?
 
     @Option(name: [.customLong("edit"), .customLong("xmp")], help: ArgumentHelp("The edit file (XMP packet, metadata dump or JPEG).", valueName: "FILE"))

@@ -15,7 +15,7 @@ struct RenderCommand: ParsableCommand {
         edit; the output is upright. Nothing is written unless the whole render succeeds.
         """)
 
-    @Argument(help: ArgumentHelp("The original JPEG.", valueName: "IN"))
+    @Argument(help: ArgumentHelp("The original JPEG or HEIC.", valueName: "IN"))
     var input: String
 
     @Option(name: [.customLong("edit"), .customLong("xmp")], help: ArgumentHelp(

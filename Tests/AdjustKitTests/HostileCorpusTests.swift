@@ -126,6 +126,36 @@ final class HostileCorpusTests: XCTestCase {
         try refusedImage("truncated-data.jpg", 65, "corrupt or truncated JPEG: Premature end of JPEG file")
     }
 
+    // MARK: - HEIC/HEIF
+
+    func testHEICGrid65000() throws {
+        // Refused while libheif reads the boxes (its size limit is set to --max-side), before
+        // any tile is looked at.
+        try refusedImage("heic-grid-65000x65000.heic", 65,
+                         "HEIF image over the size limits: Memory allocation error: Security limit exceeded: "
+                         + "Image size 65000x65000 exceeds the maximum image size 16384x16384")
+    }
+
+    func testHEICTruncatedHeader() throws {
+        try refusedImage("heic-truncated-header.heic", 65, "corrupt or truncated HEIF: Invalid input: No 'meta' box")
+    }
+
+    func testHEICTruncatedData() throws {
+        try refusedImage("heic-truncated-data.heic", 65,
+                         "corrupt or truncated HEIF: Invalid input: Unexpected end of file: Extent in iloc box "
+                         + "references data outside of file bounds (points to file position 34043)")
+    }
+
+    func testMalformedHEIFIllegalArgument() throws {
+        try refusedImage("IllegalArgumentException.HeifReader.processBoxes.heif", 65,
+                         "corrupt or truncated HEIF: Invalid input: No 'meta' box")
+    }
+
+    func testMalformedHEIFNegativeArraySize() throws {
+        try refusedImage("NegativeArraySizeException.HeifReader.processBoxes.heif", 65,
+                         "corrupt or truncated HEIF: Invalid input: No 'meta' box")
+    }
+
     func testBomb65000() throws {
         try refusedImage("bomb-65000x65000.jpg", 65,
                          "JPEG is 65000×65000 pixels, over the limit of 16384 per side and 100000000 in all")
@@ -225,6 +255,8 @@ final class HostileCorpusTests: XCTestCase {
         "zero-width.jpg", "progressive-5000-scans.jpg", "corrupt-markers.jpg", "cmyk.jpg", "embedded-xxe.jpg",
         "bad-exif-orientation-999.jpg", "bad-exif-orientation-long.jpg", "bad-exif-truncated-ifd.jpg",
         "bad-exif-huge-count.jpg", "bad-exif-makernote-garbage.jpg",
+        "heic-grid-65000x65000.heic", "heic-truncated-header.heic", "heic-truncated-data.heic",
+        "IllegalArgumentException.HeifReader.processBoxes.heif", "NegativeArraySizeException.HeifReader.processBoxes.heif",
     ] + AAEHostileCorpusTests.covered
 
     // MARK: - AAE: through the CLI

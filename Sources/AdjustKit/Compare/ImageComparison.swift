@@ -58,15 +58,15 @@ public struct ComparisonError: Error, Equatable, CustomStringConvertible {
 /// An image read for comparison, with the format it was read as.
 public struct ComparedImage: Sendable {
     /// The file format the image was decoded from; the raw value is its display name.
-    public enum Format: String, Sendable { case png = "PNG", jpeg = "JPEG" }
-    /// The pixels as read: 8-bit RGBA, rows from the top, not premultiplied; a JPEG as stored
-    /// (no EXIF orientation), alpha 255.
+    public enum Format: String, Sendable { case png = "PNG", jpeg = "JPEG", heic = "HEIC" }
+    /// The pixels as read: 8-bit RGBA, rows from the top, not premultiplied; a JPEG or HEIC as
+    /// stored (no EXIF orientation, no irot/imir), alpha 255.
     public var image: RGBA8Image
     /// The format the file was read as.
     public var format: Format
 }
 
-/// Reads PNG and JPEG files and compares images pixel by pixel (`adjust compare`).
+/// Reads PNG, JPEG and HEIC files and compares images pixel by pixel (`adjust compare`).
 public enum ImageComparator {
     /// Compares two images of the same size; a different size is an error naming both.
     public static func compare(_ a: RGBA8Image, _ b: RGBA8Image) throws(ComparisonError) -> ImageComparison {
@@ -130,8 +130,9 @@ public enum ImageComparator {
         return out
     }
 
-    /// Reads a PNG (any kind, as 8-bit RGBA) or a JPEG (decoded as stored: no EXIF orientation is
-    /// applied; alpha 255), told apart by their signatures.
+    /// Reads a PNG (any kind, as 8-bit RGBA), a JPEG or a HEIC (decoded as stored: no EXIF
+    /// orientation or irot/imir is applied; alpha 255), told apart by their signatures. A HEIC is
+    /// decoded with `decoder`'s size limits.
     public static func load(_ path: String, limit: Int = InputFile.defaultLimit,
                             decoder: JPEGDecoder = JPEGDecoder()) throws(FileError) -> ComparedImage {
         let bytes = try InputFile.read(path, limit: limit)
@@ -142,10 +143,12 @@ public enum ImageComparator {
                 throw FileError(path: path, kind: .invalidContent, error)
             }
         }
-        if bytes.starts(with: [0xFF, 0xD8]) {
+        let isHEIC = HEICDecoder.isHEIF(bytes)
+        if bytes.starts(with: [0xFF, 0xD8]) || isHEIC {
             let rgb: RGB8Image
             do {
-                rgb = try decoder.decode(bytes)
+                rgb = isHEIC ? try HEICDecoder(maxSide: decoder.maxSide, maxPixels: decoder.maxPixels).decode(bytes)
+                    : try decoder.decode(bytes)
             } catch {
                 throw FileError(path: path, kind: .invalidContent, error)
             }
@@ -155,8 +158,8 @@ public enum ImageComparator {
                 rgba[i * 4 + 1] = rgb.pixels[i * 3 + 1]
                 rgba[i * 4 + 2] = rgb.pixels[i * 3 + 2]
             }
-            return ComparedImage(image: RGBA8Image(size: rgb.size, pixels: rgba), format: .jpeg)
+            return ComparedImage(image: RGBA8Image(size: rgb.size, pixels: rgba), format: isHEIC ? .heic : .jpeg)
         }
-        throw FileError(path: path, kind: .invalidContent, problem: "not a PNG or JPEG file")
+        throw FileError(path: path, kind: .invalidContent, problem: "not a PNG or JPEG (or HEIC) file")
     }
 }

@@ -10,9 +10,12 @@ public struct RenderPlanner: Sendable {
         (self.maxOutputPixels, self.maxOutputSide) = (maxOutputPixels, maxOutputSide)
     }
 
-    /// - Parameter exifOrientation: the JPEG's EXIF orientation value, nil when it has none.
+    /// - Parameters:
+    ///   - exifOrientation: the JPEG's EXIF orientation value, nil when it has none.
+    ///   - scaledDecode: whether the decoder can decode at a DCT scale (a JPEG); false for a
+    ///     HEIC, which is always decoded whole and area-resampled (`sizes(for:…)`).
     public func plan(storedSize: PixelSize, exifOrientation: Int?, chain: EditChain,
-                     size request: SizeRequest) throws(PlanError) -> RenderPlan {
+                     size request: SizeRequest, scaledDecode: Bool = true) throws(PlanError) -> RenderPlan {
         var warnings: [String] = []
         let fileOrientation = Self.orientation(exifOrientation, warnings: &warnings)
         // A modern edit's own orientation step (U4: instead of the file's, by default).
@@ -51,7 +54,7 @@ public struct RenderPlanner: Sendable {
 
         let hasColourSteps = chain.steps.contains { !$0.isGeometry }
         let (scale, gridSize, outputSize) = try Self.sizes(for: request, extentSize: extentSize,
-                                                           oversampling: hasColourSteps)
+                                                           oversampling: hasColourSteps, scaledDecode: scaledDecode)
         for size in [gridSize, outputSize] where size.width > maxOutputSide || size.height > maxOutputSide
             || size.pixelCount > maxOutputPixels {
             throw .outputTooLarge(size, maxPixels: maxOutputPixels, maxSide: maxOutputSide)
@@ -87,11 +90,22 @@ public struct RenderPlanner: Sendable {
     /// to 8×8 block averages differs from averaging the filtered full image (by over 1/255 in the
     /// mean at 1/8); at 2s the difference is well under that. Geometry-only edits decode at
     /// exactly s (geometry.md §3).
-    static func sizes(for request: SizeRequest, extentSize: PixelSize, oversampling: Bool = false) throws(PlanError)
+    ///
+    /// Without `scaledDecode` (a HEIC: no DCT scaling) every request decodes at full size; a
+    /// reduced output samples the full-size grid and area-resamples it, so `.scale(s)` and
+    /// `.maxSize` give the same output size as for a JPEG. A scale above 1 samples the output
+    /// grid directly (bilinear).
+    static func sizes(for request: SizeRequest, extentSize: PixelSize, oversampling: Bool = false,
+                      scaledDecode: Bool = true) throws(PlanError)
         -> (DecodeScale, grid: PixelSize, output: PixelSize) {
         func scaled(_ factor: Double) -> PixelSize {
             PixelSize(width: max(1, Int((Double(extentSize.width) * factor).rounded())),
                       height: max(1, Int((Double(extentSize.height) * factor).rounded())))
+        }
+        if !scaledDecode {
+            let (_, _, output) = try sizes(for: request, extentSize: extentSize, oversampling: oversampling)
+            let upscales = output.width > extentSize.width || output.height > extentSize.height
+            return (.full, upscales ? output : extentSize, output)
         }
         switch request {
         case .full:

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Runs a `RenderPlan` as one streaming pass: a decoder thread decodes only the plan's source
-/// region (libjpeg's skip/crop-scanline at the planned DCT scale) into a `SourceRowWindow`,
+/// region (libjpeg's skip/crop-scanline at the planned DCT scale; for a HEIC, which libheif
+/// decodes whole beforehand, a copy of the region's rows: `DecodedRowSource`) into a `SourceRowWindow`,
 /// while chunks of output rows are made from those rows on every core (`ChunkedRowPipeline`) —
 /// sampling, every colour step, the `--max-size` shrink and the quantization fused per row — and
 /// handed in order to a sink on a thread of its own (a raster, or the JPEG encoder directly). No
@@ -29,10 +30,29 @@ struct FusedRenderer {
 
     /// Renders, handing output row j (RGBA8, not yet oriented, `plan.outputSize.width` pixels) to
     /// `sink` in order j = 0, 1, … The sink runs on a thread of its own, one row at a time.
-    /// Returns the decode's warnings (`JPEGRegionReader.headerWarnings` and `dataWarnings`),
-    /// reported with the finished render so that a refused file gets its one error line only.
+    /// Returns the decode's warnings (`DecodedRowSource.warnings`), reported with the finished
+    /// render so that a refused file gets its one error line only.
     @discardableResult
     func run(jpeg: [UInt8], sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws -> [String] {
+        // libjpeg reads the file in place: every use of the reader ends inside this closure.
+        try jpeg.withUnsafeBufferPointer { jpeg in
+            try run(open: { try openReader(jpeg) }, sink: sink)
+        }
+    }
+
+    /// As `run(jpeg:sink:)`, from an image already decoded whole at the plan's decode size (a
+    /// HEIC); `raster` must stay valid until this returns.
+    @discardableResult
+    func run(raster: RGB8Rows, sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws -> [String] {
+        guard raster.size == plan.decodedSize else {
+            throw RenderError.decodedSizeMismatch(expected: plan.decodedSize, got: raster.size)
+        }
+        return try run(open: { RasterRowSource(rows: raster, region: plan.sourceRegion) }, sink: sink)
+    }
+
+    /// `open` makes the row source for the plan's source region; it is called at most once.
+    private func run(open: () throws -> any DecodedRowSource,
+                     sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws -> [String] {
         let sampler = OutputRowSampler(plan: plan, outputKernels: program.outputFrame)
         let output = plan.outputSize
         let pipeline = ChunkedRowPipeline(rows: output.height, rowBytes: output.width * 4, chunkRows: Self.chunkRows)
@@ -44,23 +64,20 @@ struct FusedRenderer {
             }, finished: { _ in }, sink: sink)
             return []
         }
-        // libjpeg reads the file in place: every use of the reader ends inside this closure.
-        return try jpeg.withUnsafeBufferPointer { jpeg in
-            if !plan.needsResample, let offset = sampler.pixelCopyOffset {
-                return try runPixelCopy(jpeg: jpeg, sampler: sampler, offset: offset, pipeline: pipeline, sink: sink)
-            } else {
-                return try runSampled(jpeg: jpeg, sampler: sampler, pipeline: pipeline, sink: sink)
-            }
+        if !plan.needsResample, let offset = sampler.pixelCopyOffset {
+            return try runPixelCopy(open: open, sampler: sampler, offset: offset, pipeline: pipeline, sink: sink)
+        } else {
+            return try runSampled(open: open, sampler: sampler, pipeline: pipeline, sink: sink)
         }
     }
 
     // MARK: pixel copy (integer translation at the decode's pitch)
 
-    private func runPixelCopy(jpeg: UnsafeBufferPointer<UInt8>, sampler: OutputRowSampler, offset: (dx: Int, dy: Int),
+    private func runPixelCopy(open: () throws -> any DecodedRowSource, sampler: OutputRowSampler, offset: (dx: Int, dy: Int),
                               pipeline: ChunkedRowPipeline,
                               sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws -> [String] {
         let region = plan.sourceRegion
-        let reader = try openReader(jpeg)
+        let reader = try open()
         let window = SourceRowWindow<UInt8>(top: region.y, bottom: region.y + region.height, width: reader.width,
                                             capacity: pipeline.chunkRows + Self.readAhead)
         // One memo for every worker: each colour is computed once.
@@ -109,12 +126,12 @@ struct FusedRenderer {
                 window.release(below: rows.upperBound + offset.dy)
             }, sink: sink)
         }
-        return reader.headerWarnings + reader.dataWarnings
+        return reader.warnings
     }
 
     // MARK: bilinear sampling (any affine, any scale), with the optional area shrink
 
-    private func runSampled(jpeg: UnsafeBufferPointer<UInt8>, sampler: OutputRowSampler, pipeline: ChunkedRowPipeline,
+    private func runSampled(open: () throws -> any DecodedRowSource, sampler: OutputRowSampler, pipeline: ChunkedRowPipeline,
                             sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws -> [String] {
         let region = plan.sourceRegion
         let needs = (0..<sampler.rows).map { sampler.sourceRows(ofRow: $0) }
@@ -147,7 +164,7 @@ struct FusedRenderer {
                 span = max(span, rows.count)
             }
         }
-        let reader = try openReader(jpeg)
+        let reader = try open()
         // The decoder must be able to run a whole chunk's advance ahead, or the pipeline would
         // wait on it every chunk (and ChunkedRowPipeline would take that for a slow decoder).
         let decodedCapacity = monotone ? 2 * span + Self.readAhead : region.height
@@ -222,7 +239,7 @@ struct FusedRenderer {
             try sampleRows(texels: ByteTexels(table: table), decoded: decoded, window: decoded,
                            ready: { try decoded.waitUntilDecoded(through: $0) })
         }
-        return reader.headerWarnings + reader.dataWarnings
+        return reader.warnings
     }
 
     // MARK: the decoder thread
@@ -241,7 +258,7 @@ struct FusedRenderer {
     /// Decodes the window's rows on a second thread while `body` consumes them here; returns
     /// once both are done. A decode error reaches `body` through the window's waits and is
     /// rethrown; an error in `body` stops the decoder.
-    private func withDecoderThread(reader: JPEGRegionReader, window: SourceRowWindow<UInt8>,
+    private func withDecoderThread(reader: any DecodedRowSource, window: SourceRowWindow<UInt8>,
                                    body: () throws -> Void) throws {
         let finished = DispatchSemaphore(value: 0)
         let job = DecodeJob(reader: reader, window: window)
@@ -296,11 +313,11 @@ private final class DecodeJob: @unchecked Sendable {
     /// Rows decoded per call at most: libjpeg makes 8 or 16 at a time anyway (an iMCU row), and
     /// the pipeline should not wait long for the first of them.
     private static let rowsPerRead = 8
-    let reader: JPEGRegionReader
+    let reader: any DecodedRowSource
     let window: SourceRowWindow<UInt8>
     private(set) var failure: Error?
 
-    init(reader: JPEGRegionReader, window: SourceRowWindow<UInt8>) {
+    init(reader: any DecodedRowSource, window: SourceRowWindow<UInt8>) {
         (self.reader, self.window) = (reader, window)
     }
 

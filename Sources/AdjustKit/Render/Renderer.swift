@@ -69,22 +69,61 @@ public struct Renderer: Sendable {
         (self.decoder, self.colour) = (decoder, colour)
     }
 
+    /// The HEIC decoder, with the same size limits as `decoder`.
+    public var heicDecoder: HEICDecoder { HEICDecoder(maxSide: decoder.maxSide, maxPixels: decoder.maxPixels) }
+
     /// Decodes `jpeg` (the photo the plan was made for) at the plan's scale and runs the plan.
     /// Throws `RenderError` or `DecodeError`; `RenderError.unknownFilter` comes before anything
     /// is decoded, when the chain has an `aas:Filters` name this version does not know (unless
     /// the options skip them).
     public func render(_ plan: RenderPlan, jpeg: [UInt8]) throws -> Rendering {
-        try render(plan, jpeg: jpeg, program: try ColourProgram(chain: plan.rescaledChain, options: colour))
+        try render(plan, original: .jpeg(jpeg))
     }
 
-    private func render(_ plan: RenderPlan, jpeg: [UInt8], program: ColourProgram) throws -> Rendering {
-        guard FusedRenderer.supports(program) else { return try renderReference(plan, jpeg: jpeg, program: program) }
+    /// Decodes `original` (the photo the plan was made for) and runs the plan: a JPEG at the
+    /// plan's scale, a HEIC whole (libheif has no reduced decode). Throws `RenderError`,
+    /// `DecodeError` or `HEICError`.
+    public func render(_ plan: RenderPlan, original: OriginalImage) throws -> Rendering {
+        let program = try ColourProgram(chain: plan.rescaledChain, options: colour)
+        return try withPixels(of: original) { pixels in try render(plan, pixels: pixels, program: program) }
+    }
+
+    /// Where the pixels of the render come from: a JPEG decoded as the render goes, or a HEIC's
+    /// whole decoded raster (valid inside `withPixels` only).
+    private enum Pixels {
+        case jpeg([UInt8])
+        case raster(RGB8Rows)
+    }
+
+    /// Runs `body` with `original`'s pixels: a JPEG's bytes, or a HEIC decoded once, whole.
+    private func withPixels<T>(of original: OriginalImage, _ body: (Pixels) throws -> T) throws -> T {
+        switch original {
+        case .jpeg(let bytes): return try body(.jpeg(bytes))
+        case .heic(let bytes, _):
+            let result: Result<T, any Error> = try heicDecoder.withDecodedRows(bytes) { rows in
+                Result { try body(.raster(rows)) }
+            }
+            return try result.get()
+        }
+    }
+
+    /// Runs `fused` on `pixels`; returns the decode's warnings.
+    private func run(_ fused: FusedRenderer, pixels: Pixels,
+                     sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws -> [String] {
+        switch pixels {
+        case .jpeg(let jpeg): return try fused.run(jpeg: jpeg, sink: sink)
+        case .raster(let rows): return try fused.run(raster: rows, sink: sink)
+        }
+    }
+
+    private func render(_ plan: RenderPlan, pixels: Pixels, program: ColourProgram) throws -> Rendering {
+        guard FusedRenderer.supports(program) else { return try renderReference(plan, pixels: pixels, program: program) }
         var image = RGBA8Image(size: plan.outputSize)
         var decodeWarnings: [String] = []
         let rowBytes = plan.outputSize.width * 4
         try image.pixels.withUnsafeMutableBufferPointer { raster in
             let base = raster.baseAddress!
-            decodeWarnings = try FusedRenderer(plan: plan, program: program, decoder: decoder).run(jpeg: jpeg) { j, row in
+            decodeWarnings = try run(FusedRenderer(plan: plan, program: program, decoder: decoder), pixels: pixels) { j, row in
                 (base + j * rowBytes).update(from: row, count: rowBytes)
             }
         }
@@ -96,9 +135,23 @@ public struct Renderer: Sendable {
     /// are made, so neither the source nor the output is ever whole in memory. PNG output and
     /// EXIF orientations other than 1 render the raster first, then encode it.
     public func renderEncoded(_ plan: RenderPlan, jpeg: [UInt8], format: ImageFormat, quality: Int) throws -> EncodedRendering {
+        try renderEncoded(plan, original: .jpeg(jpeg), format: format, quality: quality)
+    }
+
+    /// As `renderEncoded(_:jpeg:format:quality:)`, for a JPEG or a HEIC original (a HEIC is
+    /// decoded whole first, then streamed through the same pass).
+    public func renderEncoded(_ plan: RenderPlan, original: OriginalImage, format: ImageFormat,
+                              quality: Int) throws -> EncodedRendering {
         let program = try ColourProgram(chain: plan.rescaledChain, options: colour)
+        return try withPixels(of: original) { pixels in
+            try renderEncoded(plan, pixels: pixels, program: program, format: format, quality: quality)
+        }
+    }
+
+    private func renderEncoded(_ plan: RenderPlan, pixels: Pixels, program: ColourProgram, format: ImageFormat,
+                               quality: Int) throws -> EncodedRendering {
         guard format == .jpeg, plan.orientation == .identity, FusedRenderer.supports(program) else {
-            let rendering = try render(plan, jpeg: jpeg, program: program)
+            let rendering = try render(plan, pixels: pixels, program: program)
             return EncodedRendering(bytes: try rendering.encoded(as: format, quality: quality), format: format,
                                     size: rendering.image.size, approximations: rendering.approximations,
                                     warnings: rendering.warnings)
@@ -108,7 +161,7 @@ public struct Renderer: Sendable {
         let rgb = UnsafeMutablePointer<UInt8>.allocate(capacity: size.width * 3)
         defer { rgb.deallocate() }
         let working = program.space.fromByte
-        let decodeWarnings = try FusedRenderer(plan: plan, program: program, decoder: decoder).run(jpeg: jpeg) { _, row in
+        let decodeWarnings = try run(FusedRenderer(plan: plan, program: program, decoder: decoder), pixels: pixels) { _, row in
             JPEGEncoder.compositeOverBlack(row, count: size.width, into: rgb, working: working, space: program.space)
             try writer.write(rows: rgb, stride: size.width * 3, count: 1)
         }
@@ -120,7 +173,20 @@ public struct Renderer: Sendable {
     /// stage. Kept for red-eye repair (which needs the whole stored image) and as the reference
     /// the fused renderer is tested against.
     func renderReference(_ plan: RenderPlan, jpeg: [UInt8], program: ColourProgram) throws -> Rendering {
-        let (decoded, decodeWarnings) = try decoder.decodeReportingWarnings(jpeg, scale: plan.decodeScale)
+        try renderReference(plan, pixels: .jpeg(jpeg), program: program)
+    }
+
+    /// `renderReference` for either kind of original.
+    func renderReference(_ plan: RenderPlan, original: OriginalImage, program: ColourProgram) throws -> Rendering {
+        try withPixels(of: original) { pixels in try renderReference(plan, pixels: pixels, program: program) }
+    }
+
+    private func renderReference(_ plan: RenderPlan, pixels: Pixels, program: ColourProgram) throws -> Rendering {
+        let decoded: RGB8Image, decodeWarnings: [String]
+        switch pixels {
+        case .jpeg(let jpeg): (decoded, decodeWarnings) = try decoder.decodeReportingWarnings(jpeg, scale: plan.decodeScale)
+        case .raster(let rows): (decoded, decodeWarnings) = (rows.copied(), [])
+        }
         guard decoded.size == plan.decodedSize else {
             throw RenderError.decodedSizeMismatch(expected: plan.decodedSize, got: decoded.size)
         }

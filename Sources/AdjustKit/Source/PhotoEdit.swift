@@ -1,4 +1,5 @@
-/// One photo and its edit, read and planned: the library's main entry point.
+/// One photo and its edit, read and planned: the library's main entry point. The photo is a JPEG
+/// or a HEIC/HEIF (`OriginalImage`, chosen by content).
 ///
 /// ```swift
 /// let edit = try PhotoEdit(imagePath: "IMG_0001.JPG")          // finds embedded XMP or a sidecar
@@ -8,13 +9,15 @@
 public struct PhotoEdit: Sendable {
     /// The photo's path, as given.
     public var imagePath: String
-    /// The photo's whole file, read once.
-    public var jpeg: [UInt8]
+    /// The photo's file, read once, and what kind of image it is.
+    public var original: OriginalImage
+    /// The photo's whole file (a JPEG's or a HEIC's bytes; the name is from when only JPEGs were read).
+    public var jpeg: [UInt8] { original.bytes }
     /// The edit found or loaded, and where it came from.
     public var edit: LoadedEdit
     /// The render plan for this photo, its edit and the requested size.
     public var plan: RenderPlan
-    /// What runs `plan` on `jpeg`.
+    /// What runs `plan` on `original`.
     public var renderer: Renderer
 
     /// - Parameters:
@@ -23,33 +26,50 @@ public struct PhotoEdit: Sendable {
     public init(imagePath: String, editPath: String? = nil, size: SizeRequest = .full,
                 editSource: EditSource = EditSource(), planner: RenderPlanner = RenderPlanner(),
                 renderer: Renderer = Renderer()) throws(FileError) {
-        let jpeg = try InputFile.read(imagePath, limit: editSource.limits.maxInputBytes)
-        let header: JPEGHeader
-        do { header = try renderer.decoder.header(of: jpeg) } catch let error {
+        let bytes = try InputFile.read(imagePath, limit: editSource.limits.maxInputBytes)
+        let original: OriginalImage
+        let storedSize: PixelSize
+        var exif: (value: Int?, warning: String?)
+        var notes: [String] = []
+        do {
+            original = try OriginalImage(bytes: bytes, heic: renderer.heicDecoder)
+            switch original {
+            case .jpeg(let jpeg):
+                storedSize = try renderer.decoder.header(of: jpeg).size
+                exif = ExifOrientation.read(inJPEG: jpeg)
+            case .heic(_, let header):
+                // irot/imir are normative; the EXIF Orientation is informative (header.notes
+                // says when the two disagree).
+                storedSize = header.size
+                exif = (header.orientation, nil)
+                notes = header.notes
+            }
+        } catch let error {
             throw FileError(path: imagePath, kind: .invalidContent, error)
         }
         let edit: LoadedEdit
         if let editPath {
             edit = try editSource.load(editFile: editPath)
         } else {
-            edit = try editSource.find(forImage: imagePath, jpeg: jpeg)
+            edit = try editSource.find(forImage: imagePath, jpeg: original.metadataJPEG)
         }
         var plan: RenderPlan
         do {
-            let exif = ExifOrientation.read(inJPEG: jpeg)
-            plan = try planner.plan(storedSize: header.size, exifOrientation: exif.value, chain: edit.chain, size: size)
+            plan = try planner.plan(storedSize: storedSize, exifOrientation: exif.value, chain: edit.chain, size: size,
+                                    scaledDecode: original.hasScaledDecode)
             if let warning = exif.warning { plan.warnings.insert(warning, at: 0) }
-            if let warning = edit.masterSizeWarning(storedSize: header.size) { plan.warnings.append(warning) }
+            plan.warnings.insert(contentsOf: notes, at: 0)
+            if let warning = edit.masterSizeWarning(storedSize: storedSize) { plan.warnings.append(warning) }
         } catch {
             throw FileError(path: edit.origin.path ?? imagePath, kind: .invalidContent, error)
         }
-        (self.imagePath, self.jpeg, self.edit, self.plan, self.renderer) = (imagePath, jpeg, edit, plan, renderer)
+        (self.imagePath, self.original, self.edit, self.plan, self.renderer) = (imagePath, original, edit, plan, renderer)
     }
 
     /// Renders the planned output.
     public func render() throws(FileError) -> Rendering {
         do {
-            return try renderer.render(plan, jpeg: jpeg)
+            return try renderer.render(plan, original: original)
         } catch let error as RenderError where error.isTheEditsFault {
             // Found before anything is decoded.
             throw FileError(path: edit.origin.path ?? imagePath, kind: .unsupported, error)
@@ -62,7 +82,7 @@ public struct PhotoEdit: Sendable {
     /// JPEG is encoded row by row as it is rendered, so no whole image is ever held.
     public func renderEncoded(format: ImageFormat, quality: Int = 90) throws(FileError) -> EncodedRendering {
         do {
-            return try renderer.renderEncoded(plan, jpeg: jpeg, format: format, quality: quality)
+            return try renderer.renderEncoded(plan, original: original, format: format, quality: quality)
         } catch let error as RenderError where error.isTheEditsFault {
             throw FileError(path: edit.origin.path ?? imagePath, kind: .unsupported, error)
         } catch {
@@ -76,7 +96,7 @@ public struct PhotoEdit: Sendable {
     public func write(_ rendering: EncodedRendering, to path: String,
                       metadata: MetadataOptions = MetadataOptions()) throws(FileError) -> [String] {
         try Self.writeFile(rendering.bytes, format: rendering.format, size: rendering.size, to: path,
-                           metadataFrom: jpeg, metadata: metadata)
+                           metadataFrom: original.metadataJPEG, metadata: metadata)
     }
 
     /// `renderEncoded` then `write`: the quickest way from a photo to an edited file.
@@ -122,6 +142,7 @@ public struct PhotoEdit: Sendable {
     @discardableResult
     public func write(_ rendering: Rendering, to path: String, format: ImageFormat, quality: Int = 90,
                       metadata: MetadataOptions = MetadataOptions()) throws(FileError) -> [String] {
-        try Self.write(rendering, to: path, format: format, quality: quality, metadataFrom: jpeg, metadata: metadata)
+        try Self.write(rendering, to: path, format: format, quality: quality, metadataFrom: original.metadataJPEG,
+                       metadata: metadata)
     }
 }

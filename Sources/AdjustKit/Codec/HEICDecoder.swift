@@ -1,0 +1,223 @@
+import CHeif
+
+/// Why a HEIC/HEIF file could not be read. Messages are one line, without the file name.
+public enum HEICError: Error, Equatable, CustomStringConvertible {
+    /// libheif refused the container (truncated, malformed boxes, no primary image, …).
+    case malformed(String)
+    case tooLarge(PixelSize, maxSide: Int, maxPixels: Int)
+    /// libheif's own security limits (set to `maxSide`) refused a size while reading the boxes.
+    case overLimit(String)
+    /// The image data failed to decode (truncated or corrupt HEVC, a missing tile).
+    case decodeFailed(String)
+
+    public var description: String {
+        switch self {
+        case .malformed(let message): return "corrupt or truncated HEIF: \(message)"
+        case let .tooLarge(size, maxSide, maxPixels):
+            return "HEIF image is \(size) pixels, over the limit of \(maxSide) per side and \(maxPixels) in all"
+        case .overLimit(let message): return "HEIF image over the size limits: \(message)"
+        case .decodeFailed(let message): return "HEIF image data cannot be decoded: \(message)"
+        }
+    }
+}
+
+/// What a HEIC's primary image says, read without decoding pixels.
+public struct HEICHeader: Equatable, Sendable {
+    /// Width × height of the stored frame (`ispe`: before `irot`/`imir`), in pixels.
+    public var size: PixelSize
+    /// The primary item's `irot`/`imir` (and `clap`) properties.
+    public var transforms: HEIFTransformProperties
+    /// EXIF, XMP and ICC profile, as stored.
+    public var metadata: HEICMetadata
+    /// Kinds of the auxiliary images attached to the primary image (depth, matte, HDR gain map,
+    /// alpha, or the auxC URN), none of which is used.
+    public var auxiliaryImages: [String]
+    /// The normative orientation: `irot`/`imir` composed into EXIF 1–8.
+    public var orientation: Int { transforms.exifOrientation }
+
+    /// Remarks for the caller, one line each: an EXIF orientation the properties overrule, a
+    /// clean aperture not applied, auxiliary images not used.
+    public var notes: [String] {
+        var notes: [String] = []
+        if let exif = metadata.exifOrientation, exif != orientation {
+            notes.append("EXIF orientation \(exif) disagrees with the HEIF irot/imir properties (orientation "
+                         + "\(orientation)); the properties win")
+        }
+        if transforms.hasCleanAperture {
+            notes.append("HEIF clean aperture (clap) not applied: the whole stored frame is used")
+        }
+        notes += metadata.headerNotes
+        if !auxiliaryImages.isEmpty {
+            notes.append("HEIF auxiliary images not used: \(auxiliaryImages.joined(separator: ", "))")
+        }
+        return notes
+    }
+}
+
+/// 8-bit RGB rows held by the decoder (libheif's own plane), valid only inside
+/// `HEICDecoder.withDecodedRows`.
+struct RGB8Rows {
+    let base: UnsafePointer<UInt8>
+    /// Bytes from one row to the next (libheif pads rows).
+    let stride: Int
+    let size: PixelSize
+
+    /// The rows copied into an image of their own.
+    func copied() -> RGB8Image {
+        var pixels = [UInt8](repeating: 0, count: size.pixelCount * 3)
+        let rowBytes = size.width * 3
+        pixels.withUnsafeMutableBufferPointer { out in
+            for y in 0..<size.height { (out.baseAddress! + y * rowBytes).update(from: base + y * stride, count: rowBytes) }
+        }
+        return RGB8Image(size: size, pixels: pixels)
+    }
+}
+
+/// Decodes HEIC/HEIF photos with libheif (HEVC through libde265): the primary image in its stored
+/// frame, `irot`/`imir` not applied (`ignore_transformations`), since edits are defined on it
+/// and the orientation is applied after them like a JPEG's EXIF orientation. There is no reduced
+/// decode: libheif decodes every tile of the grid.
+public struct HEICDecoder: Sendable {
+    /// Checked against the handle's stored size before any pixel is decoded.
+    public var maxSide: Int
+    /// Largest width × height accepted, checked the same way.
+    public var maxPixels: Int
+    /// Threads libheif decodes grid tiles on; nil keeps libheif's default.
+    public var decodingThreads: Int?
+
+    /// Largest EXIF, XMP or ICC block read (larger ones are skipped with a note).
+    static let maxMetadataBytes = 16 << 20
+
+    public init(maxSide: Int = 16_384, maxPixels: Int = 100_000_000, decodingThreads: Int? = nil) {
+        (self.maxSide, self.maxPixels, self.decodingThreads) = (maxSide, maxPixels, decodingThreads)
+    }
+
+    /// True when `bytes` start with an ISO BMFF `ftyp` box whose major or compatible brands name
+    /// a HEIF image (`heic`, `heix`, `heim`, `heis`, `hevc`, `hevx`, `mif1`, `msf1`): chosen by
+    /// content, never by the file's extension.
+    public static func isHEIF(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 16, Array(bytes[4..<8]) == Array("ftyp".utf8) else { return false }
+        let size = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
+        let end = min(bytes.count, max(16, size))
+        let brands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"]
+        // Major brand at 8, minor version at 12, compatible brands from 16.
+        var offsets = [8]
+        offsets += stride(from: 16, to: end - 3, by: 4)
+        return offsets.contains { brands.contains(String(decoding: bytes[$0..<($0 + 4)], as: UTF8.self)) }
+    }
+
+    /// Reads the container and the primary image's handle (no pixels) and checks the size limits.
+    public func header(of bytes: [UInt8]) throws(HEICError) -> HEICHeader {
+        let file = try HEIFFile(bytes, maxSide: maxSide)
+        return try header(of: file, bytes: bytes)
+    }
+
+    /// Decodes the primary image in its stored frame to 8-bit RGB.
+    public func decode(_ bytes: [UInt8]) throws(HEICError) -> RGB8Image {
+        try withDecodedRows(bytes) { $0.copied() }
+    }
+
+    /// Decodes the primary image and lends its rows to `body` without copying them (a body that
+    /// can fail returns a `Result`).
+    func withDecodedRows<T>(_ bytes: [UInt8], _ body: (RGB8Rows) -> T) throws(HEICError) -> T {
+        let file = try HEIFFile(bytes, maxSide: maxSide)
+        let header = try header(of: file, bytes: bytes)
+        if let decodingThreads { heif_context_set_max_decoding_threads(file.context, Int32(decodingThreads)) }
+        guard let options = heif_decoding_options_alloc() else { throw .decodeFailed("libheif could not start") }
+        defer { heif_decoding_options_free(options) }
+        options.pointee.ignore_transformations = 1   // the stored frame
+        options.pointee.convert_hdr_to_8bit = 1
+        options.pointee.strict_decoding = 1          // a missing or broken tile fails, never grey
+        var image: OpaquePointer?
+        let status = heif_decode_image(file.handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, options)
+        guard status.code == heif_error_Ok, let image else { throw .decodeFailed(Self.message(status)) }
+        defer { heif_image_release(image) }
+        let size = PixelSize(width: Int(heif_image_get_width(image, heif_channel_interleaved)),
+                             height: Int(heif_image_get_height(image, heif_channel_interleaved)))
+        guard size == header.size else {
+            throw .decodeFailed("decoded \(size) pixels where the image's ispe says \(header.size)")
+        }
+        var stride: Int32 = 0
+        guard let base = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
+              Int(stride) >= size.width * 3 else { throw .decodeFailed("libheif returned no RGB plane") }
+        return body(RGB8Rows(base: base, stride: Int(stride), size: size))
+    }
+
+    private func header(of file: HEIFFile, bytes: [UInt8]) throws(HEICError) -> HEICHeader {
+        let size = PixelSize(width: Int(heif_image_handle_get_ispe_width(file.handle)),
+                             height: Int(heif_image_handle_get_ispe_height(file.handle)))
+        guard size.width > 0, size.height > 0 else { throw .malformed("the primary image has no size (ispe)") }
+        guard size.width <= maxSide, size.height <= maxSide, size.pixelCount <= maxPixels else {
+            throw .tooLarge(size, maxSide: maxSide, maxPixels: maxPixels)
+        }
+        var primary: heif_item_id = 0
+        _ = heif_context_get_primary_image_ID(file.context, &primary)
+        return HEICHeader(size: size, transforms: HEIFTransformProperties.read(in: bytes, itemID: primary),
+                          metadata: HEICMetadata(handle: file.handle), auxiliaryImages: Self.auxiliaryKinds(file.handle))
+    }
+
+    /// The kinds of the primary image's auxiliary images, in a word each.
+    private static func auxiliaryKinds(_ handle: OpaquePointer) -> [String] {
+        let count = Int(heif_image_handle_get_number_of_auxiliary_images(handle, 0))
+        guard count > 0 else { return [] }
+        var ids = [heif_item_id](repeating: 0, count: count)
+        let listed = Int(heif_image_handle_get_list_of_auxiliary_image_IDs(handle, 0, &ids, Int32(count)))
+        var kinds: [String] = []
+        for id in ids.prefix(listed) {
+            var auxiliary: OpaquePointer?
+            guard heif_image_handle_get_auxiliary_image_handle(handle, id, &auxiliary).code == heif_error_Ok,
+                  let auxiliary else { kinds.append("unknown"); continue }
+            defer { heif_image_handle_release(auxiliary) }
+            var type: UnsafePointer<CChar>?
+            guard heif_image_handle_get_auxiliary_type(auxiliary, &type).code == heif_error_Ok, let text = type else {
+                kinds.append("unknown"); continue
+            }
+            let urn = String(cString: text)
+            heif_image_handle_free_auxiliary_types(auxiliary, &type)
+            let lower = urn.lowercased()
+            kinds.append(lower.contains("hdrgainmap") ? "HDR gain map"
+                         : lower.contains("depth") || lower.contains("disparity") ? "depth"
+                         : lower.contains("matte") ? "matte"
+                         : lower.contains("alpha") ? "alpha" : urn)
+        }
+        return kinds
+    }
+
+    static func message(_ error: heif_error) -> String {
+        guard let text = error.message else { return "unknown libheif error \(error.code.rawValue)" }
+        let message = String(cString: text).split(whereSeparator: \.isNewline).joined(separator: " ")
+        return message.isEmpty ? "libheif error \(error.code.rawValue)" : message
+    }
+}
+
+/// A libheif context holding one file and the handle of its primary image.
+private final class HEIFFile {
+    let context: OpaquePointer
+    let handle: OpaquePointer
+
+    init(_ bytes: [UInt8], maxSide: Int) throws(HEICError) {
+        guard let context = heif_context_alloc() else { throw .malformed("libheif could not start") }
+        // libheif's own security limit, also applied to grid and tile sizes it reads later.
+        heif_context_set_maximum_image_size_limit(context, Int32(clamping: maxSide))
+        let read = bytes.withUnsafeBytes { heif_context_read_from_memory(context, $0.baseAddress, $0.count, nil) }
+        // The message lives in the context: read it before freeing the context.
+        guard read.code == heif_error_Ok else {
+            let message = HEICDecoder.message(read)
+            heif_context_free(context)
+            throw read.subcode == heif_suberror_Security_limit_exceeded ? .overLimit(message) : .malformed(message)
+        }
+        var handle: OpaquePointer?
+        let primary = heif_context_get_primary_image_handle(context, &handle)
+        guard primary.code == heif_error_Ok, let handle else {
+            let message = HEICDecoder.message(primary)
+            heif_context_free(context)
+            throw .malformed(message)
+        }
+        (self.context, self.handle) = (context, handle)
+    }
+
+    deinit {
+        heif_image_handle_release(handle)
+        heif_context_free(context)
+    }
+}
