@@ -8,11 +8,18 @@ enum FilterRegistry {
         Vibrance.self,
         ToneCurve.self,
         HighlightShadow.self,
+        WhiteBalance.self,
+        SmartTone.self,
+        SmartColor.self,
+        Curves.self,
+        Levels.self,
+        SmartBlackAndWhite.self,
         EffectIntensityDissolve.self,
         AffineMap.self,
         Crop.self,
         CameraRawCrop.self,
         SerializedFilter.self,
+        Vignette.self,
     ]
 
     /// The kinds AdjustmentXMP carries, in the order they are read and written.
