@@ -9,6 +9,12 @@ enum FilterRegistry {
         Vibrance.self,
         ToneCurve.self,
         HighlightShadow.self,
+        WhiteBalance.self,
+        SmartTone.self,
+        SmartColor.self,
+        Curves.self,
+        Levels.self,
+        SmartBlackAndWhite.self,
         EffectIntensityDissolve.self,
         AffineMap.self,
         Crop.self,
@@ -16,6 +22,7 @@ enum FilterRegistry {
         PhotosCrop.self,
         PhotosOrientation.self,
         SerializedFilter.self,
+        Vignette.self,
     ]
 
     /// The kinds AdjustmentXMP carries, in the order they are read and written.
