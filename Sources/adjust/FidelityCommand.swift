@@ -74,7 +74,7 @@ struct FidelityCommand: ParsableCommand {
         do {
             check = FidelityCheck(editSource: limits.editSource, planner: limits.planner,
                                   renderer: Renderer(decoder: limits.decoder, colour: try colour.options()))
-        } catch let error as FileError {
+        } catch {
             throw Diagnostics.fail(error)
         }
         let cases = FidelityCase.find(in: inputs)

@@ -111,7 +111,9 @@ public struct FidelityCase: Sendable {
         let wanted = "img_e" + stem.dropFirst(4)
         guard let name = names.first(where: { isPhotoName($0) && ($0 as NSString).deletingPathExtension.lowercased() == wanted })
         else { return nil }
-        return imagePath.contains("/") ? url.deletingLastPathComponent().appendingPathComponent(name).path : name
+        guard imagePath.contains("/") else { return name }
+        let folder = (imagePath as NSString).deletingLastPathComponent
+        return folder == "/" ? "/" + name : folder + "/" + name
     }
 
     /// A JPEG or HEIC/HEIF file name (any case).
