@@ -11,5 +11,6 @@ struct Adjust: ParsableCommand {
         version cannot render; 73 the output cannot be written.
         """,
         version: "0.1.0",
-        subcommands: [RenderCommand.self, InspectCommand.self, BatchCommand.self, CompareCommand.self, XMPCommand.self])
+        subcommands: [RenderCommand.self, InspectCommand.self, BatchCommand.self, CompareCommand.self, XMPCommand.self,
+                      FidelityCommand.self])
 }
