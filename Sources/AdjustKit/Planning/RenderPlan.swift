@@ -1,5 +1,5 @@
 /// Everything about a render that sizes alone determine, computed before a pixel is touched
-/// (design.md): what `adjust inspect` prints and what the renderer executes.
+/// (docs/architecture.md): what `adjust inspect` prints and what the renderer executes.
 public struct RenderPlan: Equatable, Sendable {
     /// The JPEG's pixel size before EXIF orientation.
     public var storedSize: PixelSize
