@@ -1,6 +1,7 @@
 import AdjustKit
 import ArgumentParser
 import Foundation
+import Synchronization
 
 struct BatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -241,7 +242,7 @@ enum BatchFiles {
 }
 
 /// The render settings shared by every worker, and the per-photo work.
-final class BatchJob: @unchecked Sendable {
+final class BatchJob: Sendable {
     let renderer: Renderer
     let editSource: EditSource
     let planner: RenderPlanner
@@ -252,8 +253,10 @@ final class BatchJob: @unchecked Sendable {
     let xmpDir: String?
     let skipExisting: Bool
     let json: Bool
-    private var inputKeys = Set<BatchFiles.Key>()
-    private let outputLock = NSLock()
+    /// Set by `run` before the workers start, read by them.
+    private let inputKeys = Mutex(Set<BatchFiles.Key>())
+    /// Orders the JSON lines on standard output.
+    private let outputLock = Mutex(())
 
     init(renderer: Renderer, editSource: EditSource, planner: RenderPlanner, size: SizeRequest, format: ImageFormat,
          quality: Int, metadata: MetadataOptions, xmpDir: String?, skipExisting: Bool, json: Bool) {
@@ -264,7 +267,8 @@ final class BatchJob: @unchecked Sendable {
 
     /// Renders every item on `workers` threads, each taking the next photo when it is free.
     func run(_ items: [BatchItem], workers: Int, progress: BatchProgress) {
-        inputKeys = Set(items.compactMap(\.key))
+        let keys = Set(items.compactMap(\.key))
+        inputKeys.withLock { $0 = keys }
         progress.start()
         let queue = WorkQueue(count: items.count)
         let group = DispatchGroup()
@@ -283,16 +287,13 @@ final class BatchJob: @unchecked Sendable {
     }
 
     /// Hands out the indices 0..<count, each once, to whichever worker asks.
-    private final class WorkQueue: @unchecked Sendable {
-        private let lock = NSLock()
-        private var position = 0
+    private final class WorkQueue: Sendable {
+        private let position = Atomic(0)
         private let count: Int
         init(count: Int) { self.count = count }
         func next() -> Int? {
-            lock.lock(); defer { lock.unlock() }
-            guard position < count else { return nil }
-            position += 1
-            return position - 1
+            let index = position.wrappingAdd(1, ordering: .relaxed).oldValue
+            return index < count ? index : nil
         }
     }
 
@@ -356,7 +357,7 @@ final class BatchJob: @unchecked Sendable {
             throw FileError(path: item.input, kind: .unwritable, problem: "no output path")
         }
         if let existing = BatchFiles.key(output) {
-            if inputKeys.contains(existing) || BatchFiles.key(item.input) == existing {
+            if inputKeys.withLock({ $0.contains(existing) }) || BatchFiles.key(item.input) == existing {
                 throw FileError(path: output, kind: .unwritable, problem: "refusing to overwrite an input image")
             }
             if skipExisting { result.status = .skipped; return }
@@ -416,8 +417,7 @@ final class BatchJob: @unchecked Sendable {
     func emit(_ object: [String: Any]) {
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         else { return }
-        outputLock.lock(); defer { outputLock.unlock() }
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        outputLock.withLock { _ in FileHandle.standardOutput.write(data + Data("\n".utf8)) }
     }
 
     static func milliseconds(since start: DispatchTime) -> Double {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What `adjust batch` says on standard error while it works, and the counts it keeps.
 ///
@@ -8,8 +9,9 @@ import Foundation
 /// plain line: `adjust: ok IN -> OUT`, `adjust: no-edit IN -> OUT`, `adjust: skipped IN (OUT exists)`
 /// or `adjust: error: IN: problem`.
 ///
-/// Every method may be called from any worker thread: one lock orders the writes.
-final class BatchProgress: @unchecked Sendable {
+/// Every method may be called from any worker thread: one mutex guards the counts and orders the
+/// writes.
+final class BatchProgress: Sendable {
     struct Counts: Equatable {
         var ok = 0, noEdit = 0, skipped = 0, failed = 0
         var done: Int { ok + noEdit + skipped + failed }
@@ -17,10 +19,13 @@ final class BatchProgress: @unchecked Sendable {
 
     let total: Int
     let interactive: Bool
-    private let lock = NSLock()
-    private var counts = Counts()
-    private var lastName = ""
-    private var barShown = false
+    /// What the bar shows; its lock is held while writing, so lines never interleave.
+    private struct State {
+        var counts = Counts()
+        var lastName = ""
+        var barShown = false
+    }
+    private let state = Mutex(State())
     private static let barWidth = 20
 
     init(total: Int, interactive: Bool = isatty(2) == 1) {
@@ -28,47 +33,53 @@ final class BatchProgress: @unchecked Sendable {
         self.interactive = interactive
     }
 
-    var snapshot: Counts { lock.lock(); defer { lock.unlock() }; return counts }
+    var snapshot: Counts { state.withLock { $0.counts } }
 
     /// Draws the empty bar (terminal only), so a long first render is not a silent one.
     func start() {
         guard interactive, total > 0 else { return }
-        lock.lock(); defer { lock.unlock() }
-        redraw()
+        state.withLock { redraw(&$0) }
     }
 
     /// Records one finished photo and shows it. `line` is the plain-mode line (without `adjust: `);
     /// `extra` are warnings and notes, each a full line shown in both modes.
     func finished(_ status: BatchStatus, input: String, line: String, extra: [String] = []) {
-        lock.lock(); defer { lock.unlock() }
-        switch status {
-        case .ok: counts.ok += 1
-        case .noEdit: counts.noEdit += 1
-        case .skipped: counts.skipped += 1
-        case .failed: counts.failed += 1
-        }
-        lastName = URL(fileURLWithPath: input).lastPathComponent
-        if interactive {
-            // Only failures and warnings leave a line on a terminal; the bar says the rest.
-            var lines = extra
-            if status == .failed { lines.insert("adjust: \(line)", at: 0) }
-            if !lines.isEmpty { clearBar(); write(lines.map { $0 + "\n" }.joined()) }
-            redraw()
-        } else {
-            write((["adjust: \(line)"] + extra).map { $0 + "\n" }.joined())
+        state.withLock { state in
+            switch status {
+            case .ok: state.counts.ok += 1
+            case .noEdit: state.counts.noEdit += 1
+            case .skipped: state.counts.skipped += 1
+            case .failed: state.counts.failed += 1
+            }
+            state.lastName = URL(fileURLWithPath: input).lastPathComponent
+            if interactive {
+                // Only failures and warnings leave a line on a terminal; the bar says the rest.
+                var lines = extra
+                if status == .failed { lines.insert("adjust: \(line)", at: 0) }
+                if !lines.isEmpty { clearBar(&state); write(lines.map { $0 + "\n" }.joined()) }
+                redraw(&state)
+            } else {
+                write((["adjust: \(line)"] + extra).map { $0 + "\n" }.joined())
+            }
         }
     }
 
     /// A message not tied to a finished photo (printed above the bar on a terminal).
     func message(_ text: String) {
-        lock.lock(); defer { lock.unlock() }
-        if interactive { clearBar(); write(text + "\n"); if barShown { redraw() } } else { write(text + "\n") }
+        state.withLock { state in
+            if interactive {
+                clearBar(&state); write(text + "\n"); if state.barShown { redraw(&state) }
+            } else {
+                write(text + "\n")
+            }
+        }
     }
 
     /// Ends the bar's line (terminal only).
     func finish() {
-        lock.lock(); defer { lock.unlock() }
-        if interactive, barShown { write("\n"); barShown = false }
+        state.withLock { state in
+            if interactive, state.barShown { write("\n"); state.barShown = false }
+        }
     }
 
     /// The bar's text for the current counts (no control characters).
@@ -86,13 +97,13 @@ final class BatchProgress: @unchecked Sendable {
         return line.count > limit ? String(line.prefix(limit)) : line
     }
 
-    private func redraw() {
-        write("\r" + Self.barLine(counts, total: total, name: lastName, columns: Self.columns()) + "\u{1B}[K")
-        barShown = true
+    private func redraw(_ state: inout State) {
+        write("\r" + Self.barLine(state.counts, total: total, name: state.lastName, columns: Self.columns()) + "\u{1B}[K")
+        state.barShown = true
     }
 
-    private func clearBar() {
-        if barShown { write("\r\u{1B}[K") }
+    private func clearBar(_ state: inout State) {
+        if state.barShown { write("\r\u{1B}[K") }
     }
 
     private func write(_ text: String) {

@@ -1,4 +1,7 @@
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The colour chain evaluated exactly, once per distinct 8-bit input colour, and remembered: what
 /// makes the colour steps almost free without approximating them. A photo has far fewer distinct
@@ -130,6 +133,9 @@ struct ColourCells {
     private let blocksInUse: UnsafeMutablePointer<Atomic<Int>>
     private static let blockCount = 1 << 15, cellsPerBlock = 1 << 9
     private static let claimed = UInt32.max
+    /// Loads of a claimed block's number before each further wait yields the core: ~1 µs of
+    /// spinning, a few times the zeroing's own time.
+    private static let spinsBeforeYield = 256
 
     init() {
         blockNumbers = .allocate(capacity: Self.blockCount)
@@ -163,10 +169,15 @@ struct ColourCells {
             entry.pointee.store(UInt32(number), ordering: .releasing)
             return UInt32(number)
         }
+        // Another thread zeroes 2 KB: a few hundred nanoseconds, so spin briefly first. Past the
+        // bound the zeroing thread has most likely been descheduled (more threads than cores, or a
+        // busy machine), and spinning on would only keep it off the core: yield the core instead.
+        var spins = 0
         while true {
-            // Another thread zeroes 2 KB: a few hundred nanoseconds.
             let number = entry.pointee.load(ordering: .acquiring)
             if number != Self.claimed { return number }
+            spins += 1
+            if spins >= Self.spinsBeforeYield { sched_yield() }
         }
     }
 

@@ -59,7 +59,7 @@ enum XMPRewriter {
         var size: Int32 = 0
         xmlDocDumpMemoryEnc(doc, &memory, &size, "UTF-8")
         guard let memory, size > 0 else { return .failed("metadata: libxml2 could not serialise the XMP; XMP dropped") }
-        defer { xmlFree(memory) }
+        defer { freeLibXML2Memory(memory) }
         var bytes = Array(UnsafeBufferPointer(start: memory, count: Int(size)))
         // xmlDocDumpMemoryEnc starts with an XML declaration; an XMP packet in a JPEG has none.
         if bytes.starts(with: Array("<?xml ".utf8)), let end = firstIndex(of: Array("?>".utf8), in: bytes) {
@@ -247,4 +247,12 @@ enum XMPRewriter {
         }
         return nil
     }
+}
+
+/// libxml2's `xmlFree`, fetched through `xmlMemGet`: the `xmlFree` global is a mutable C variable,
+/// which Swift 6 does not let concurrent code read directly (libxml2 sets it once, at start-up).
+private func freeLibXML2Memory(_ memory: UnsafeMutableRawPointer) {
+    var free: xmlFreeFunc?
+    xmlMemGet(&free, nil, nil, nil)
+    free?(memory)
 }
