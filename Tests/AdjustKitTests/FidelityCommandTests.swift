@@ -153,7 +153,7 @@ final class FidelityCommandTests: XCTestCase {
         let run = try fidelity(scratch.path, "--json", "-j", "2")
         XCTAssertEqual(run.status, 65, run.stderr)
         XCTAssertEqual(run.stderr.split(separator: "\n"), [
-            "adjust: error: \(path("IMG_E0004.jpg")): not a PNG or JPEG file",
+            "adjust: error: \(path("IMG_E0004.jpg")): not a PNG or JPEG (or HEIC) file",
             "adjust: 4 photos: 1 compared, 1 without Apple's render, 1 without an edit, 0 without the original, 1 failed",
         ])
         let (photos, summary) = try records(run)
@@ -161,7 +161,7 @@ final class FidelityCommandTests: XCTestCase {
                        "each original once, in name order; IMG_E files are not originals")
         XCTAssertEqual(photos.map { $0["status"] as? String }, ["ok", "no-render", "no-edit", "failed"])
         XCTAssertEqual(photos[0]["edit"] as? String, path("img_0001.aae"))
-        XCTAssertEqual(photos[3]["error"] as? String, "\(path("IMG_E0004.jpg")): not a PNG or JPEG file")
+        XCTAssertEqual(photos[3]["error"] as? String, "\(path("IMG_E0004.jpg")): not a PNG or JPEG (or HEIC) file")
         XCTAssertEqual(summary["photos"] as? Int, 4)
         XCTAssertEqual(summary["failed"] as? Int, 1)
         XCTAssertEqual(summary["jobs"] as? Int, 2)
