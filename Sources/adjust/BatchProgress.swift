@@ -107,10 +107,3 @@ final class BatchProgress: @unchecked Sendable {
     }
 }
 
-/// The outcome for one photo.
-enum BatchStatus: String {
-    case ok
-    case noEdit = "no-edit"
-    case skipped
-    case failed
-}
