@@ -118,10 +118,3 @@ final class BatchProgress: Sendable {
     }
 }
 
-/// The outcome for one photo.
-enum BatchStatus: String {
-    case ok
-    case noEdit = "no-edit"
-    case skipped
-    case failed
-}

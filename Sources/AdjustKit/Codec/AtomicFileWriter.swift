@@ -13,13 +13,29 @@ public struct OutputError: Error, Equatable, CustomStringConvertible {
 /// Hand-written rather than `Data.write(options: .atomic)`: that call reports failures as
 /// Cocoa errors with multi-line descriptions and does not say which step failed; this says
 /// "cannot create", "cannot write" or "cannot rename" with the system's reason.
+///
+/// The temporary file is `.adjust-tmp-NAME.XXXXXX` beside `NAME`: hidden, recognisable, and tied
+/// to the one output it becomes, so that whoever alone writes that output (a batch shard) can
+/// tell a temporary file a killed run left behind from one another process is writing now.
 public enum AtomicFileWriter {
+    /// The fixed start of every temporary file's name.
+    public static let temporaryPrefix = ".adjust-tmp-"
+
+    /// The name of the file a temporary file named `name` was to become, or nil when `name` is not
+    /// one of ours.
+    public static func target(ofTemporary name: String) -> String? {
+        guard name.hasPrefix(temporaryPrefix), let dot = name.lastIndex(of: "."),
+              name.distance(from: dot, to: name.endIndex) == 7 else { return nil }
+        let target = String(name[name.index(name.startIndex, offsetBy: temporaryPrefix.count)..<dot])
+        return target.isEmpty ? nil : target
+    }
+
     /// Writes `bytes` to `path` whole or not at all, readable as the umask allows (not mkstemp's 0600).
     /// Throws without leaving a temporary file behind.
     public static func write(_ bytes: [UInt8], to path: String) throws(OutputError) {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
-        var template = Array("\(directory)/.\(url.lastPathComponent).XXXXXX".utf8CString)
+        var template = Array("\(directory)/\(temporaryPrefix)\(url.lastPathComponent).XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw OutputError(description: "cannot create a file in \(directory): \(reason())") }
         let temporary = String(cString: template)

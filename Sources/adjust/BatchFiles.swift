@@ -1,0 +1,148 @@
+import AdjustKit
+import Foundation
+
+/// One photo to render: where it is, where its output goes, and a failure found before rendering.
+struct BatchItem: Sendable {
+    var input: String
+    /// The path under its input root ("sub/IMG_0001.JPG"), the original extension kept.
+    var relative: String
+    var output: String?
+    var key: BatchFiles.Key?
+    var failure: FileError?
+}
+
+/// Finding the photos and mapping them to outputs.
+enum BatchFiles {
+    typealias Key = FileIdentity
+
+    static func key(_ path: String) -> Key? { FileIdentity(path: path) }
+
+    /// The extensions (lower case) a folder walk takes as photos: the one place to add a format.
+    static let inputExtensions: Set<String> = ["jpg", "jpeg", "heic", "heif"]
+
+    static func isInputName(_ name: String) -> Bool {
+        inputExtensions.contains((name as NSString).pathExtension.lowercased())
+    }
+
+    /// True for `IMG_E1234.*` when a photo `IMG_1234.*` lies beside it among `names`: Apple's own
+    /// render of that photo's edit (docs/spec/aae-format.md §1), not a photo of its own.
+    static func isAppleRender(_ name: String, among names: Set<String>) -> Bool {
+        let stem = (name as NSString).deletingPathExtension
+        guard stem.count > 5, stem.uppercased().hasPrefix("IMG_E") else { return false }
+        let original = "img_" + stem.dropFirst(5).lowercased()
+        return names.contains { isInputName($0) && ($0 as NSString).deletingPathExtension.lowercased() == original }
+    }
+
+    /// `mkdir -p`, tolerating another worker creating the same folder at the same time.
+    static func makeDirectory(_ path: String) throws(FileError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { return }
+            throw FileError(path: path, kind: .unwritable, problem: "exists and is not a folder")
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return }
+            throw FileError(path: path, kind: .unwritable, problem: "cannot create the folder: \(oneLine(error))")
+        }
+    }
+
+    /// Every photo under `inputs`, each once, in the order given (folders sorted by name), with its
+    /// output path under `out`. The `out` folder is never walked.
+    static func collect(_ inputs: [String], out: String, format: ImageFormat) -> [BatchItem] {
+        let outKey = key(out)
+        var items: [BatchItem] = []
+        var seen = Set<Key>()
+        var visitedDirectories = Set<Key>()
+
+        func add(_ path: String, relative: String, key fileKey: Key) {
+            guard seen.insert(fileKey).inserted else { return }   // named twice: rendered once
+            items.append(BatchItem(input: path, relative: relative, output: nil, key: fileKey, failure: nil))
+        }
+
+        func walk(_ directory: String, relative: String) {
+            guard let dirKey = key(directory), dirKey != outKey, visitedDirectories.insert(dirKey).inserted else { return }
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+            } catch {
+                items.append(BatchItem(input: directory, relative: relative, output: nil, key: nil,
+                                       failure: FileError(path: directory, kind: .unreadable,
+                                                          problem: "cannot read the folder: \(oneLine(error))")))
+                return
+            }
+            let photoNames = Set(names.filter(isInputName))
+            for name in names where !name.hasPrefix(".") && !isAppleRender(name, among: photoNames) {
+                let path = directory == "/" ? "/" + name : directory + "/" + name
+                let rel = relative.isEmpty ? name : relative + "/" + name
+                var s = stat()
+                guard stat(path, &s) == 0 else { continue }   // a dangling link
+                if s.st_mode & S_IFMT == S_IFDIR {
+                    walk(path, relative: rel)
+                } else if s.st_mode & S_IFMT == S_IFREG, isInputName(name) {
+                    add(path, relative: rel, key: Key(s))
+                }
+            }
+        }
+
+        for input in inputs {
+            var s = stat()
+            guard stat(input, &s) == 0 else {
+                let why = String(cString: strerror(errno))
+                items.append(BatchItem(input: input, relative: "", output: nil, key: nil,
+                                       failure: FileError(path: input, kind: .unreadable, problem: "cannot open: \(why)")))
+                continue
+            }
+            if s.st_mode & S_IFMT == S_IFDIR {
+                var root = input
+                while root.count > 1, root.hasSuffix("/") { root.removeLast() }
+                walk(root, relative: "")
+            } else {
+                add(input, relative: (input as NSString).lastPathComponent,
+                    key: Key(s))
+            }
+        }
+
+        // Outputs: DIR/relative with the format's extension; two photos never share one.
+        var outDir = out
+        while outDir.count > 1, outDir.hasSuffix("/") { outDir.removeLast() }
+        var owners: [String: String] = [:]
+        for index in items.indices where items[index].failure == nil {
+            let stem = (items[index].relative as NSString).deletingPathExtension
+            let output = (outDir == "/" ? "/" : outDir + "/") + stem + "." + format.fileExtension
+            items[index].output = output
+            if let owner = owners[output] {
+                items[index].failure = FileError(path: output, kind: .unwritable,
+                                                 problem: "already the output of \(owner); not written twice")
+            } else {
+                owners[output] = items[index].input
+            }
+        }
+        return items
+    }
+
+    /// Removes every temporary file (`AtomicFileWriter.temporaryPrefix`) under `out` except those
+    /// for an output in `keeping` (another shard's, which that shard may be writing right now).
+    /// Each output has exactly one writer, so a temporary file of one's own outputs, or of no
+    /// output of the batch, was left by a killed run. Errors are ignored: another shard may
+    /// remove the same file first.
+    static func removeStaleTemporaryFiles(in out: String, keeping: Set<String>) {
+        var outDir = out
+        while outDir.count > 1, outDir.hasSuffix("/") { outDir.removeLast() }
+        guard let walker = FileManager.default.enumerator(atPath: outDir) else { return }
+        while let relative = walker.nextObject() as? String {
+            let name = (relative as NSString).lastPathComponent
+            guard let target = AtomicFileWriter.target(ofTemporary: name) else { continue }
+            let folder = (relative as NSString).deletingLastPathComponent
+            let base = outDir == "/" ? "/" : outDir + "/"
+            let output = base + (folder.isEmpty ? target : folder + "/" + target)
+            if !keeping.contains(output) { unlink(base + relative) }
+        }
+    }
+
+    static func oneLine(_ error: Any) -> String {
+        "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+}
+

@@ -1,0 +1,88 @@
+import Foundation
+
+/// The outcome for one photo.
+enum BatchStatus: String, Codable, Sendable {
+    /// Rendered with an edit.
+    case ok
+    /// No edit found: the original written upright.
+    case noEdit = "no-edit"
+    /// Left alone: `--skip-existing` and the output exists.
+    case skipped
+    case failed
+}
+
+/// One line of `adjust batch --json`: what happened to one input. This is an interface
+/// (`docs/batch-record.schema.json`): fields are added, never renamed or removed.
+///
+/// `output` and `edit` are always present (null when unknown); the other optional fields are
+/// left out when they do not apply.
+struct BatchRecord: Codable, Sendable, Equatable {
+    var input: String
+    var output: String?
+    var status: BatchStatus
+    /// Failed: the file at fault and the problem, one line.
+    var error: String?
+    /// Why the status: the error of a failure, "output exists" for a skip.
+    var reason: String?
+    /// embedded, sidecar, xmp-dir or none; nil when the edit was not read.
+    var edit: String?
+    var editFile: String?
+    /// Filter names in application order.
+    var chain: [String]
+    /// [width, height] written.
+    var size: [Int]?
+    var warnings: [String]?
+    /// Reading the file, parsing the edit and planning (the JPEG header is decoded here).
+    var readMs: Double?
+    /// Decoding, rendering and encoding: one streamed pass, the entropy decode interleaved with
+    /// the rendering rows, so it has no separate time.
+    var renderMs: Double?
+    /// Metadata carry-over and the atomic write.
+    var writeMs: Double?
+    var totalMs: Double
+
+    enum CodingKeys: String, CodingKey {
+        case input, output, status, error, reason, edit, editFile, chain, size, warnings, readMs, renderMs, writeMs, totalMs
+    }
+
+    init(input: String, output: String?, status: BatchStatus, chain: [String] = [], totalMs: Double) {
+        (self.input, self.output, self.status, self.chain, self.totalMs) = (input, output, status, chain, totalMs)
+    }
+
+    /// Synthesised decoding; encoding writes `output` and `edit` as null rather than leaving them out.
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(input, forKey: .input)
+        try container.encode(output, forKey: .output)
+        try container.encode(status, forKey: .status)
+        try container.encodeIfPresent(error, forKey: .error)
+        try container.encodeIfPresent(reason, forKey: .reason)
+        try container.encode(edit, forKey: .edit)
+        try container.encodeIfPresent(editFile, forKey: .editFile)
+        try container.encode(chain, forKey: .chain)
+        try container.encodeIfPresent(size, forKey: .size)
+        try container.encodeIfPresent(warnings, forKey: .warnings)
+        try container.encodeIfPresent(readMs, forKey: .readMs)
+        try container.encodeIfPresent(renderMs, forKey: .renderMs)
+        try container.encodeIfPresent(writeMs, forKey: .writeMs)
+        try container.encode(totalMs, forKey: .totalMs)
+    }
+}
+
+/// The last line of `adjust batch --json`: `{"summary": {...}}`.
+struct BatchSummaryLine: Codable, Sendable, Equatable {
+    struct Summary: Codable, Sendable, Equatable {
+        var files, ok, noEdit, skipped, failed, jobs: Int
+        var totalMs: Double
+    }
+    var summary: Summary
+}
+
+extension JSONEncoder {
+    /// One object per line, keys sorted, slashes as they are.
+    static func batchLines() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}

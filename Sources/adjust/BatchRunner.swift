@@ -1,0 +1,170 @@
+import AdjustKit
+import Foundation
+import Synchronization
+
+/// The render settings shared by every worker, and the per-photo work.
+final class BatchRunner: Sendable {
+    let renderer: Renderer
+    let editSource: EditSource
+    let planner: RenderPlanner
+    let size: SizeRequest
+    let format: ImageFormat
+    let quality: Int
+    let metadata: MetadataOptions
+    let xmpDir: String?
+    let skipExisting: Bool
+    let json: Bool
+    /// Every input of the whole batch (all shards): an output must never be one of them.
+    let inputKeys: Set<BatchFiles.Key>
+    private let outputLock = Mutex(())
+
+    init(renderer: Renderer, editSource: EditSource, planner: RenderPlanner, size: SizeRequest, format: ImageFormat,
+         quality: Int, metadata: MetadataOptions, xmpDir: String?, skipExisting: Bool, json: Bool,
+         inputKeys: Set<BatchFiles.Key>) {
+        (self.renderer, self.editSource, self.planner, self.size, self.format) = (renderer, editSource, planner, size, format)
+        self.metadata = metadata
+        (self.quality, self.xmpDir, self.skipExisting, self.json) = (quality, xmpDir, skipExisting, json)
+        self.inputKeys = inputKeys
+    }
+
+    /// Renders every item on `workers` threads, each taking the next photo when it is free.
+    func run(_ items: [BatchItem], workers: Int, progress: BatchProgress) {
+        progress.start()
+        let queue = WorkQueue(count: items.count)
+        let group = DispatchGroup()
+        for _ in 0..<workers {
+            group.enter()
+            let thread = Thread {
+                while let index = queue.next() {
+                    self.process(items[index], progress: progress)
+                }
+                group.leave()
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        group.wait()
+    }
+
+    /// Hands out the indices 0..<count, each once, to whichever worker asks.
+    private final class WorkQueue: Sendable {
+        private let position = Mutex(0)
+        private let count: Int
+        init(count: Int) { self.count = count }
+        func next() -> Int? {
+            position.withLock { position in
+                guard position < count else { return nil }
+                position += 1
+                return position - 1
+            }
+        }
+    }
+
+    private func process(_ item: BatchItem, progress: BatchProgress) {
+        let started = DispatchTime.now()
+        var record = BatchRecord(input: item.input, output: item.output, status: .failed, totalMs: 0)
+        do {
+            try render(item, into: &record)
+        } catch {
+            record.status = .failed
+            record.error = BatchFiles.oneLine(error)
+            record.reason = record.error
+            let problem = error.path == item.input ? BatchFiles.oneLine(error.problem) + Diagnostics.hint(error)
+                : BatchFiles.oneLine(Diagnostics.message(error))
+            progress.finished(.failed, input: item.input, line: "error: \(item.input): \(problem)",
+                              extra: (record.warnings ?? []).map { "adjust: " + $0 })
+            record.totalMs = Self.milliseconds(since: started)
+            if json { emit(record) }
+            return
+        }
+        record.totalMs = Self.milliseconds(since: started)
+
+        let output = item.output ?? ""
+        let line: String
+        switch record.status {
+        case .ok: line = "ok \(item.input) -> \(output)"
+        case .noEdit: line = "no-edit \(item.input) -> \(output)"
+        case .skipped: line = "skipped \(item.input) (\(output) exists)"
+        case .failed: line = "error: \(item.input): failed"
+        }
+        progress.finished(record.status, input: item.input, line: line,
+                          extra: (record.warnings ?? []).map { "adjust: " + $0 })
+        if json { emit(record) }
+    }
+
+    private func render(_ item: BatchItem, into record: inout BatchRecord) throws(FileError) {
+        if let failure = item.failure { throw failure }
+        guard let output = item.output else {
+            throw FileError(path: item.input, kind: .unwritable, problem: "no output path")
+        }
+        if let existing = BatchFiles.key(output) {
+            if inputKeys.contains(existing) || BatchFiles.key(item.input) == existing {
+                throw FileError(path: output, kind: .unwritable, problem: "refusing to overwrite an input image")
+            }
+            if skipExisting { record.status = .skipped; record.reason = "output exists"; return }
+        }
+        try BatchFiles.makeDirectory((output as NSString).deletingLastPathComponent)
+        var warnings: [String] = []
+        defer { record.warnings = warnings.isEmpty ? nil : warnings.map { BatchFiles.oneLine($0) } }
+
+        var clock = DispatchTime.now()
+        let editFile = xmpDir.flatMap { editInXMPDir($0, relative: item.relative) }
+        let photo = try PhotoEdit(imagePath: item.input, editPath: editFile, size: size, editSource: editSource,
+                                  planner: planner, renderer: renderer)
+        record.readMs = Self.milliseconds(since: clock)
+        record.chain = photo.edit.chain.steps.map(\.filterName)
+        switch photo.edit.origin {
+        case .none: record.edit = "none"
+        case .embedded(let path): record.edit = editFile == nil ? "embedded" : "xmp-dir"; record.editFile = path
+        case .sidecar(let path): record.edit = "sidecar"; record.editFile = path
+        case .aae(let path): record.edit = "aae"; record.editFile = path
+        case .xmpFile(let path), .metadataDump(let path): record.edit = "xmp-dir"; record.editFile = path
+        }
+        let editLabel = record.editFile ?? item.input
+        warnings += photo.edit.warnings.map { "warning: \(editLabel): \($0)" }
+        warnings += photo.edit.notes.map { "note: \(editLabel): \($0)" }
+        warnings += photo.plan.warnings.map { "warning: \(item.input): \($0)" }
+
+        clock = DispatchTime.now()
+        let rendering = try photo.renderEncoded(format: format, quality: quality)
+        record.renderMs = Self.milliseconds(since: clock)
+        warnings += rendering.warnings.map { "warning: \(item.input): \($0)" }
+        if !rendering.approximations.isEmpty {
+            warnings.append("note: \(item.input): approximate filters used: "
+                + rendering.approximations.joined(separator: "; "))
+        }
+
+        clock = DispatchTime.now()
+        let metadataWarnings = try photo.write(rendering, to: output, metadata: metadata)
+        warnings += metadataWarnings.map { "warning: \(item.input): \($0)" }
+        record.writeMs = Self.milliseconds(since: clock)
+        record.size = [rendering.size.width, rendering.size.height]
+        record.status = photo.edit.origin == .none ? .noEdit : .ok
+    }
+
+    /// XMP-DIR/SUBFOLDER/STEM.xmp, else XMP-DIR/STEM.xmp (either with .XMP).
+    private func editInXMPDir(_ directory: String, relative: String) -> String? {
+        let stemPath = (relative as NSString).deletingPathExtension
+        let stem = (stemPath as NSString).lastPathComponent
+        var candidates = [stemPath]
+        if stemPath != stem { candidates.append(stem) }
+        for candidate in candidates {
+            for ext in ["xmp", "XMP"] {
+                let path = (directory as NSString).appendingPathComponent(candidate + "." + ext)
+                if FileManager.default.fileExists(atPath: path) { return path }
+            }
+        }
+        return nil
+    }
+
+    /// One JSON object, one line, on standard output.
+    func emit<Line: Encodable>(_ line: Line) {
+        guard let data = try? JSONEncoder.batchLines().encode(line) else { return }
+        outputLock.withLock { _ in FileHandle.standardOutput.write(data + Data("\n".utf8)) }
+    }
+
+    static func milliseconds(since start: DispatchTime) -> Double {
+        let nanoseconds = DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds
+        return (Double(nanoseconds) / 100_000).rounded() / 10
+    }
+}
