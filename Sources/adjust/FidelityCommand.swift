@@ -103,7 +103,7 @@ struct FidelityCommand: ParsableCommand {
                 "photos": cases.count, "compared": counts[.compared, default: 0],
                 "noRender": counts[.noRender, default: 0], "noEdit": counts[.noEdit, default: 0],
                 "noOriginal": counts[.noOriginal, default: 0], "failed": counts[.failed, default: 0],
-                "jobs": workers, "totalMs": BatchJob.milliseconds(since: started),
+                "jobs": workers, "totalMs": BatchRunner.milliseconds(since: started),
             ] as [String: Any]])
         }
         if counts[.failed, default: 0] > 0 { throw ExitCode(65) }
