@@ -3,7 +3,7 @@ import XCTest
 
 final class XMPPacketParserTests: XCTestCase {
     /// Fixtures/xmp/ios5-crop.xmp is the real iPad iOS 5.1.1 payload copied verbatim from
-    /// shared/spec/xmp-format.md §2: element form, no xpacket wrapper.
+    /// docs/spec/xmp-format.md §2: element form, no xpacket wrapper.
     func testRealIOS5CropPayload() throws {
         let packet = try XMPPacketParser.parse(try FixtureFile.bytes("Fixtures/xmp/ios5-crop.xmp"))
         let expected: [String: String] = [

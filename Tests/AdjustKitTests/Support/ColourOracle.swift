@@ -1,5 +1,5 @@
 // ColourOracle.swift — an independent, deliberately slow reference ("oracle") for the colour
-// filters of a replayed edit, written only from shared/spec/filters.md §0, §1, §2, §3, §4 and §7.
+// filters of a replayed edit, written only from docs/spec/filters.md §0, §1, §2, §3, §4 and §7.
 //
 // It imports nothing from the package (Foundation only) and shares no code with the renderer, so
 // tests can use it to judge the renderer independently. Every pixel is computed on its own, in

@@ -1,7 +1,7 @@
 import XCTest
 
 /// Self-tests of the colour oracle (Support/ColourOracle.swift) against values derived by hand
-/// from shared/spec/filters.md — never against outputs of the oracle itself. Where a value needed
+/// from docs/spec/filters.md — never against outputs of the oracle itself. Where a value needed
 /// more arithmetic than is sensible by hand, it was computed with a 30-digit calculator (mpmath)
 /// straight from the spec's formulas, independently of the Swift code; the numbers are pasted in.
 final class ColourOracleSelfTests: XCTestCase {

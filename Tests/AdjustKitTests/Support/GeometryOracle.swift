@@ -1,6 +1,6 @@
 // GeometryOracle.swift — an independent, deliberately slow reference renderer for the geometry
 // of a replayed edit (affine, crop, EXIF orientation), written only from
-// shared/spec/geometry.md (§1, §2, §4) and shared/spec/xmp-format.md (§3).
+// docs/spec/geometry.md (§1, §2, §4) and docs/spec/xmp-format.md (§3).
 //
 // It imports nothing from the package (Foundation only) and shares no code with the renderer, so
 // tests can use it to judge the renderer independently. Every output pixel is computed on its own,

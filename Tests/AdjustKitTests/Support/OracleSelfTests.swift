@@ -1,5 +1,5 @@
 // OracleSelfTests.swift — tests of the test-support oracle itself (GeometryOracle, ImageMetrics)
-// on synthetic data, with expectations derived by hand from shared/spec/geometry.md.
+// on synthetic data, with expectations derived by hand from docs/spec/geometry.md.
 // Foundation + XCTest only; nothing from the package.
 
 import Foundation
