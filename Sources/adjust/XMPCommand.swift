@@ -97,47 +97,58 @@ struct XMPCommand: ParsableCommand {
 
     /// The edit the flags describe; every malformed or out-of-range value is a ValidationError.
     func makeChain() throws -> EditChain {
-        var chain = EditChain()
         let anything = [crop, curve, effect].contains { $0 != nil }
             || [straighten, vibrance, shadows, highlights, exposure].contains { $0 != nil }
         guard anything else {
             throw ValidationError("give at least one adjustment (--crop, --straighten, --vibrance, --shadows, "
                                   + "--highlights, --curve, --effect, --exposure)")
         }
+        var chain = EditChain()
+        try addGeometry(to: &chain)
+        try addColourFilters(to: &chain)
+        try addSerializedFilters(to: &chain)
+        return chain
+    }
 
-        var stored: PixelSize?
-        if let imageSize {
-            guard let size = InspectCommand.parseSize(imageSize) else {
-                throw ValidationError("--image-size must be WxH with positive integers, got '\(imageSize)'")
-            }
-            stored = size
+    /// `--image-size`, parsed; nil when not given.
+    private func storedSize() throws -> PixelSize? {
+        guard let imageSize else { return nil }
+        guard let size = InspectCommand.parseSize(imageSize) else {
+            throw ValidationError("--image-size must be WxH with positive integers, got '\(imageSize)'")
         }
+        return size
+    }
 
-        if crop != nil || straighten != nil {
-            guard let stored else {
-                throw ValidationError("\(crop != nil ? "--crop" : "--straighten") needs --image-size WxH (the stored image's size)")
-            }
-            var region = Rect(x: 0, y: 0, width: Double(stored.width), height: Double(stored.height))
-            if let crop {
-                let v = try Self.numbers(crop, option: "--crop", count: 4)
-                let (x, y, w, h) = (v[0], v[1], v[2], v[3])
-                guard x >= 0, y >= 0 else { throw ValidationError("--crop X and Y must be at least 0, got \(crop)") }
-                guard w > 0, h > 0 else { throw ValidationError("--crop W and H must be positive, got \(crop)") }
-                guard x + w <= Double(stored.width), y + h <= Double(stored.height) else {
-                    throw ValidationError("--crop \(crop) reaches outside the \(stored) image")
-                }
-                // Top-left raster → Core Image frame (y up).
-                region = Rect(x: x, y: Double(stored.height) - y - h, width: w, height: h)
-            }
-            let degrees = straighten ?? 0
-            guard degrees.isFinite, abs(degrees) <= 45 else {
-                throw ValidationError("--straighten must be −45…45 degrees, got \(degrees)")
-            }
-            let geometry = StraightenGeometry.keeping(region, turnedBy: degrees, storedSize: stored)
-            chain.affine = geometry.affine
-            chain.crop = geometry.crop
+    /// `--crop` and `--straighten`: the affine + crop, in Core Image's frame.
+    private func addGeometry(to chain: inout EditChain) throws {
+        let stored = try storedSize()
+        guard crop != nil || straighten != nil else { return }
+        guard let stored else {
+            throw ValidationError("\(crop != nil ? "--crop" : "--straighten") needs --image-size WxH (the stored image's size)")
         }
+        var region = Rect(x: 0, y: 0, width: Double(stored.width), height: Double(stored.height))
+        if let crop {
+            let v = try Self.numbers(crop, option: "--crop", count: 4)
+            let (x, y, w, h) = (v[0], v[1], v[2], v[3])
+            guard x >= 0, y >= 0 else { throw ValidationError("--crop X and Y must be at least 0, got \(crop)") }
+            guard w > 0, h > 0 else { throw ValidationError("--crop W and H must be positive, got \(crop)") }
+            guard x + w <= Double(stored.width), y + h <= Double(stored.height) else {
+                throw ValidationError("--crop \(crop) reaches outside the \(stored) image")
+            }
+            // Top-left raster → Core Image frame (y up).
+            region = Rect(x: x, y: Double(stored.height) - y - h, width: w, height: h)
+        }
+        let degrees = straighten ?? 0
+        guard degrees.isFinite, abs(degrees) <= 45 else {
+            throw ValidationError("--straighten must be −45…45 degrees, got \(degrees)")
+        }
+        let geometry = StraightenGeometry.keeping(region, turnedBy: degrees, storedSize: stored)
+        chain.affine = geometry.affine
+        chain.crop = geometry.crop
+    }
 
+    /// `--vibrance`, `--shadows`/`--highlights`, `--curve`: the stored-frame filters.
+    private func addColourFilters(to chain: inout EditChain) throws {
         if let vibrance {
             try Self.check(vibrance, "--vibrance", -1...1)
             chain.vibrance = Vibrance(amount: vibrance)
@@ -158,10 +169,13 @@ struct XMPCommand: ParsableCommand {
             }
             chain.toneCurve = ToneCurve(points: points)
         }
+    }
+
+    /// `--exposure` then `--effect`: the `aas:Filters` items, in that order.
+    private func addSerializedFilters(to chain: inout EditChain) throws {
         if let exposure {
             try Self.check(exposure, "--exposure", -10...10)
-            chain.serializedFilters.append(SerializedFilter(name: "CIExposureAdjust",
-                                                            parameters: [.init(key: "EV", value: .number(exposure))]))
+            chain.serializedFilters.append(ExposureAdjust(ev: exposure).serialized)
         }
         if let effect {
             guard let photoEffect = PhotoEffect(name: effect) else {
@@ -170,7 +184,6 @@ struct XMPCommand: ParsableCommand {
             }
             chain.serializedFilters.append(SerializedFilter(name: photoEffect.rawValue))
         }
-        return chain
     }
 
     private static func numbers(_ text: String, option: String, count: Int) throws -> [Double] {

@@ -11,7 +11,7 @@ final class BatchShardTests: XCTestCase {
                          "sub/Landscape_2.jpg", "sub/Landscape_5.jpg", "sub/deeper/Landscape_7.jpg"]
 
     override func setUpWithError() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("adjust-shard-\(UUID())")
+        scratch = try ScratchFolder.make("adjust-shard")
         let fm = FileManager.default
         try fm.createDirectory(atPath: photos + "/sub/deeper", withIntermediateDirectories: true)
         for name in names {
@@ -19,7 +19,7 @@ final class BatchShardTests: XCTestCase {
         }
     }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: scratch) }
+    override func tearDownWithError() throws { ScratchFolder.remove(scratch) }
 
     /// FNV-1a 64 written out from its definition, independently of the CLI's.
     private func expectedShard(_ relative: String, of count: UInt64) -> Int {

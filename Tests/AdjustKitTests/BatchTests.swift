@@ -26,7 +26,7 @@ final class BatchTests: XCTestCase {
     ]
 
     override func setUpWithError() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("adjust-batch-\(UUID())")
+        scratch = try ScratchFolder.make("adjust-batch")
         let fm = FileManager.default
         try fm.createDirectory(atPath: photos + "/nested/deeper", withIntermediateDirectories: true)
         XCTAssertTrue(fm.isExecutableFile(atPath: Self.binary), "build the adjust product first")
@@ -42,7 +42,7 @@ final class BatchTests: XCTestCase {
         try Data("not a photo".utf8).write(to: URL(fileURLWithPath: photos + "/notes.txt"))
     }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: scratch) }
+    override func tearDownWithError() throws { ScratchFolder.remove(scratch) }
 
     private func adjust(_ arguments: [String]) throws -> Run {
         try BinaryRun.run(Self.binary, arguments, in: scratch)

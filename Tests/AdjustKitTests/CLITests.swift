@@ -14,12 +14,11 @@ final class CLITests: XCTestCase {
     private var scratch: URL!
 
     override func setUpWithError() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("adjust-cli-\(UUID())")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        scratch = try ScratchFolder.make("adjust-cli")
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: Self.binary), "build the adjust product first")
     }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: scratch) }
+    override func tearDownWithError() throws { ScratchFolder.remove(scratch) }
 
     private func adjust(_ arguments: String...) throws -> Run {
         try BinaryRun.run(Self.binary, arguments, in: scratch)

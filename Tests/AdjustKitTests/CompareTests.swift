@@ -9,12 +9,11 @@ final class CompareTests: XCTestCase {
     private var scratch: URL!
 
     override func setUpWithError() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("adjust-compare-\(UUID())")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        scratch = try ScratchFolder.make("adjust-compare")
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: CLITests.binary), "build the adjust product first")
     }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: scratch) }
+    override func tearDownWithError() throws { ScratchFolder.remove(scratch) }
 
     private func adjust(_ arguments: String...) throws -> Run {
         try BinaryRun.run(CLITests.binary, arguments, in: scratch)

@@ -9,11 +9,10 @@ final class EditSourceTests: XCTestCase {
     private let ios5 = EditChain(affine: .translation(-331, -161), crop: Crop(x: 0, y: 0, width: 1938, height: 1420))
 
     override func setUpWithError() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("adjust-source-\(UUID())")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        scratch = try ScratchFolder.make("adjust-source")
     }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: scratch) }
+    override func tearDownWithError() throws { ScratchFolder.remove(scratch) }
 
     private func write(_ name: String, _ bytes: [UInt8]) throws -> String {
         let path = scratch.appendingPathComponent(name).path

@@ -10,12 +10,11 @@ final class FidelityCommandTests: XCTestCase {
     private var scratch: URL!
 
     override func setUpWithError() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("adjust-fidelity-\(UUID())")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        scratch = try ScratchFolder.make("adjust-fidelity")
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: CLITests.binary), "build the adjust product first")
     }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: scratch) }
+    override func tearDownWithError() throws { ScratchFolder.remove(scratch) }
 
     private func path(_ name: String) -> String { scratch.appendingPathComponent(name).path }
 

@@ -20,14 +20,14 @@ final class HostileCorpusTests: XCTestCase {
     private var outputDirectory: URL { scratch.appendingPathComponent("out") }
 
     override func setUpWithError() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("adjust-hostile-\(UUID())")
+        scratch = try ScratchFolder.make("adjust-hostile")
         try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: CLITests.binary), "build the adjust product first")
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: Self.gnuTime),
                       "GNU time is needed for the RSS and time bounds (apt-get install time)")
     }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: scratch) }
+    override func tearDownWithError() throws { ScratchFolder.remove(scratch) }
 
     // MARK: - XMP: DTDs and entities (refused before libxml2 sees them)
 

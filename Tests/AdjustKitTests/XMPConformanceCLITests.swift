@@ -9,11 +9,10 @@ final class XMPConformanceCLITests: XCTestCase {
     private var scratch: URL!
 
     override func setUpWithError() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("adjust-xmpconf-\(UUID())")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        scratch = try ScratchFolder.make("adjust-xmpconf")
     }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: scratch) }
+    override func tearDownWithError() throws { ScratchFolder.remove(scratch) }
 
     private func fixture(_ name: String) -> String { TestFixtures.path("Fixtures/xmp-conformance/\(name)") }
     private let repeatedMake = "property {http://ns.adobe.com/exif/1.0/}Make appears twice; the first is kept"

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import XMPParse
 
@@ -114,8 +115,17 @@ final class XMPPacketRejectionTests: XCTestCase {
         let element = "<rdf:Description " + (0..<1_023).map { "a:n\($0)=\"\"" }.joined(separator: " ") + "/>"
         let head = #"<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:a="urn:a">"#
         let body = String(repeating: element, count: ((4 << 20) - head.utf8.count - 10) / element.utf8.count)
-        XCTAssertThrowsXMPError(try parse(head + body + "</rdf:RDF>"),
-                                .duplicateProperty(XMPName(namespace: "urn:a", name: "n0")))
+        // Bounded: a regression to quadratic work fails here instead of hanging the suite.
+        let text = head + body + "</rdf:RDF>"
+        let outcome = ParseOutcome()
+        let done = expectation(description: "the 4 MB packet is parsed or refused")
+        DispatchQueue.global().async {
+            outcome.set(Result { try parse(text) })
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 60)
+        guard let result = outcome.get() else { return XCTFail("the parse did not finish within 60 s") }
+        XCTAssertThrowsXMPError(try result.get(), .duplicateProperty(XMPName(namespace: "urn:a", name: "n0")))
     }
 
     func testTooManyNamespaceDeclarations() {
@@ -199,4 +209,12 @@ final class XMPPacketRejectionTests: XCTestCase {
             }
         }
     }
+}
+
+/// A parse's result handed from the thread that ran it to the test (the lock orders the two).
+private final class ParseOutcome: @unchecked Sendable {
+    private let lock = NSLock()
+    private var result: Result<XMPPacket, any Error>?
+    func set(_ value: Result<XMPPacket, any Error>) { lock.withLock { result = value } }
+    func get() -> Result<XMPPacket, any Error>? { lock.withLock { result } }
 }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Why an output file could not be written.
-public struct OutputError: Error, Equatable, CustomStringConvertible {
+package struct OutputError: Error, Equatable, CustomStringConvertible {
     /// One line, without the file name: the step that failed and the system's reason.
-    public var description: String
+    package var description: String
 }
 
 /// Writes a whole file or nothing: the bytes go to a temporary file in the target's directory,
@@ -17,13 +17,13 @@ public struct OutputError: Error, Equatable, CustomStringConvertible {
 /// The temporary file is `.adjust-tmp-NAME.XXXXXX` beside `NAME`: hidden, recognisable, and tied
 /// to the one output it becomes, so that whoever alone writes that output (a batch shard) can
 /// tell a temporary file a killed run left behind from one another process is writing now.
-public enum AtomicFileWriter {
+package enum AtomicFileWriter {
     /// The fixed start of every temporary file's name.
-    public static let temporaryPrefix = ".adjust-tmp-"
+    package static let temporaryPrefix = ".adjust-tmp-"
 
     /// The name of the file a temporary file named `name` was to become, or nil when `name` is not
     /// one of ours.
-    public static func target(ofTemporary name: String) -> String? {
+    package static func target(ofTemporary name: String) -> String? {
         guard name.hasPrefix(temporaryPrefix), let dot = name.lastIndex(of: "."),
               name.distance(from: dot, to: name.endIndex) == 7 else { return nil }
         let target = String(name[name.index(name.startIndex, offsetBy: temporaryPrefix.count)..<dot])
@@ -32,7 +32,7 @@ public enum AtomicFileWriter {
 
     /// Writes `bytes` to `path` whole or not at all, readable as the umask allows (not mkstemp's 0600).
     /// Throws without leaving a temporary file behind.
-    public static func write(_ bytes: [UInt8], to path: String) throws(OutputError) {
+    package static func write(_ bytes: [UInt8], to path: String) throws(OutputError) {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         var template = Array("\(directory)/\(temporaryPrefix)\(url.lastPathComponent).XXXXXX".utf8CString)

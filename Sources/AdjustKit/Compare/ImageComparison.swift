@@ -133,7 +133,7 @@ public enum ImageComparator {
     /// Reads a PNG (any kind, as 8-bit RGBA), a JPEG or a HEIC (decoded as stored: no EXIF
     /// orientation or irot/imir is applied; alpha 255), told apart by their signatures. A HEIC is
     /// decoded with `decoder`'s size limits.
-    public static func load(_ path: String, limit: Int = InputFile.defaultLimit,
+    public static func load(_ path: String, limit: Int = InputLimits.defaultMaxInputBytes,
                             decoder: JPEGDecoder = JPEGDecoder()) throws(FileError) -> ComparedImage {
         let bytes = try InputFile.read(path, limit: limit)
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {

@@ -1,13 +1,13 @@
 import Foundation
 
 /// Reads whole input files, refusing anything larger than a limit before reading it.
-public enum InputFile {
+package enum InputFile {
     /// 256 MiB, the default `--max-input-bytes`.
-    public static let defaultLimit = 256 << 20
+    package static let defaultLimit = InputLimits.defaultMaxInputBytes
 
     /// The whole file at `path`; a missing file, a directory, or one over `limit` bytes is refused
     /// before anything is read.
-    public static func read(_ path: String, limit: Int = defaultLimit) throws(FileError) -> [UInt8] {
+    package static func read(_ path: String, limit: Int = defaultLimit) throws(FileError) -> [UInt8] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw FileError(path: path, kind: .unreadable, problem: "no such file")

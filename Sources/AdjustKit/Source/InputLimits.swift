@@ -3,8 +3,10 @@ import XMPParse
 /// Every limit on untrusted input, checked before the allocation it guards. The defaults suit
 /// photos from phones and cameras; `adjust` has a flag for each.
 public struct InputLimits: Sendable {
+    /// The default of `maxInputBytes`: 256 MiB.
+    public static let defaultMaxInputBytes = 256 << 20
     /// Largest input file (image, edit, metadata dump) read at all.
-    public var maxInputBytes: Int = InputFile.defaultLimit
+    public var maxInputBytes: Int = InputLimits.defaultMaxInputBytes
     /// XMP packet size, nesting depth, property and attribute counts; only the edit's own
     /// namespaces (aas:, crs:) must be conformant RDF, other properties' problems are warnings.
     public var xmp = XMPLimits(strictNamespaces: [AdjustmentNamespace.aas, AdjustmentNamespace.cameraRaw])
