@@ -18,7 +18,7 @@ for path in CommandLine.arguments.dropFirst() {
         for note in rendering.approximations { print("  approximate: \(note)") }
 
         let output = URL(fileURLWithPath: path).deletingPathExtension().path + "-preview.jpg"
-        try photo.write(rendering, to: output, format: .jpeg, quality: 85)   // keeps EXIF, ICC and XMP
+        try photo.write(rendering.encoded(as: .jpeg, quality: 85), to: output)   // keeps EXIF, ICC and XMP
         print("  wrote \(output) (\(rendering.image.size))")
     } catch {
         // FileError's description is one line naming the file and the problem.

@@ -72,7 +72,7 @@ final class ColourFilterTests: XCTestCase {
                                          renderer: Renderer(colour: ColourOptions(workingSpace: space)))
                 let out = FileManager.default.temporaryDirectory.appendingPathComponent("identity-\(UUID()).png").path
                 defer { try? FileManager.default.removeItem(atPath: out) }
-                try PhotoEdit.write(try edit.render(), to: out, format: .png)
+                try edit.write(try edit.render().encoded(as: .png), to: out)
                 let written = TestImage(try PNGCodec.decode(try TestFixtures.bytes(out))).rgb()
                 let expected = GeometryOracle.orient(try TestFixtures.decoded(photo), try TestFixtures.exifOrientation(photo))
                 XCTAssertTrue(written == expected, "\(photo) in \(space): \(ImageMetrics.differences(written, expected))")

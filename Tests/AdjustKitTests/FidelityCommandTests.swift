@@ -28,7 +28,7 @@ final class FidelityCommandTests: XCTestCase {
         try Data(AAEBuilder.aae(adjustments, masterWidth: 1800, masterHeight: 1200)).write(to: URL(fileURLWithPath: aae))
         guard let appleReading else { return }
         let photo = try PhotoEdit(imagePath: original, editPath: aae, editSource: EditSource(assumptions: appleReading))
-        try photo.write(try photo.render(), to: path("IMG_E\(number).JPG"), format: .jpeg, quality: 95)
+        try photo.write(try photo.render().encoded(as: .jpeg, quality: 95), to: path("IMG_E\(number).JPG"))
     }
 
     private func crop(x: Int, y: Int, width: Int, height: Int, angle: Double = 0) -> String {
@@ -175,8 +175,8 @@ final class FidelityCommandTests: XCTestCase {
         try Data(AAEBuilder.aae([crop(x: 150, y: 100, width: 1500, height: 1000, angle: 0.06)], format: .binary,
                                 masterWidth: 1800, masterHeight: 1200)).write(to: URL(fileURLWithPath: plist))
         let photo = try PhotoEdit(imagePath: original, editPath: plist)
-        try photo.write(try photo.render(), to: folder.appendingPathComponent("FullSizeRender.jpg").path, format: .jpeg,
-                        quality: 95)
+        try photo.write(try photo.render().encoded(as: .jpeg, quality: 95),
+                        to: folder.appendingPathComponent("FullSizeRender.jpg").path)
 
         let run = try fidelity(folder.path, "--json")
         XCTAssertEqual(run.status, 0, run.stderr)

@@ -31,7 +31,7 @@ final class GoldenImageTests: XCTestCase {
             let image = rendering.image
             let path = TestFixtures.path("Fixtures/golden/\(c.name).png")
             if regenerate {
-                try PhotoEdit.write(rendering, to: path, format: .png)
+                try edit.write(rendering.encoded(as: .png), to: path)
                 continue
             }
             let golden = try PNGCodec.decode(try TestFixtures.bytes(path))

@@ -11,7 +11,7 @@ final class TranslationCropTests: XCTestCase {
         let edit = try PhotoEdit(imagePath: TestFixtures.image(image), editPath: TestFixtures.xmp(xmp))
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("translation-\(UUID()).png").path
         defer { try? FileManager.default.removeItem(atPath: out) }
-        try PhotoEdit.write(try edit.render(), to: out, format: .png)
+        try edit.write(try edit.render().encoded(as: .png), to: out)
         let written = TestImage(try PNGCodec.decode(try TestFixtures.bytes(out)))
 
         let original = try TestFixtures.decoded(image)

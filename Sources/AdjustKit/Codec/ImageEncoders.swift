@@ -75,10 +75,11 @@ extension JPEGEncoder {
 }
 
 extension Rendering {
-    /// The rendering as a JPEG (`quality`, composited in its working space) or PNG file.
-    public func encoded(as format: ImageFormat, quality: Int = 90) throws(EncodeError) -> [UInt8] {
-        format == .jpeg ? try JPEGEncoder.encode(image, quality: quality, compositingIn: workingSpace)
-                        : try PNGCodec.encode(image)
+    /// The rendering as a JPEG (`quality`, composited in its working space) or PNG file, with its notes.
+    public func encoded(as format: ImageFormat, quality: Int = 90) throws(EncodeError) -> EncodedRendering {
+        let bytes = format == .jpeg ? try JPEGEncoder.encode(image, quality: quality, compositingIn: workingSpace)
+                                    : try PNGCodec.encode(image)
+        return EncodedRendering(bytes: bytes, format: format, size: image.size, notes: notes)
     }
 }
 

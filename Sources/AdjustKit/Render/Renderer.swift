@@ -29,16 +29,42 @@ extension RenderError {
     }
 }
 
+/// What a render tells its caller besides the pixels, one line each: the approximate steps it
+/// applied, and the steps it could not apply or skipped, with other remarks. Both kinds of result
+/// carry it.
+public struct RenderNotes: Equatable, Sendable {
+    /// Approximate steps that were applied.
+    public var approximations: [String]
+    /// Steps that could not be applied (e.g. convex-hull red-eye records), skipped steps, decoder
+    /// warnings and other remarks.
+    public var warnings: [String]
+
+    public init(approximations: [String] = [], warnings: [String] = []) {
+        (self.approximations, self.warnings) = (approximations, warnings)
+    }
+}
+
 /// A finished render and what the caller should be told about it.
 public struct Rendering: Sendable {
     /// Upright, 8-bit, colour not premultiplied.
     public var image: RGBA8Image
     /// The working space the colour values were computed in (JPEG export composites in it).
     public var workingSpace: WorkingSpace
-    /// Approximate steps that were applied (one line each).
-    public var approximations: [String]
-    /// Steps that could not be applied (e.g. convex-hull red-eye records) and other remarks.
-    public var warnings: [String]
+    /// What the caller should be told.
+    public var notes: RenderNotes
+
+    public init(image: RGBA8Image, workingSpace: WorkingSpace, approximations: [String], warnings: [String]) {
+        (self.image, self.workingSpace) = (image, workingSpace)
+        notes = RenderNotes(approximations: approximations, warnings: warnings)
+    }
+
+    /// `notes.approximations`.
+    public var approximations: [String] { notes.approximations }
+    /// `notes.warnings`.
+    public var warnings: [String] {
+        get { notes.warnings }
+        set { notes.warnings = newValue }
+    }
 }
 
 /// An encoded render: the file's bytes and what the caller should be told about it.
@@ -48,10 +74,22 @@ public struct EncodedRendering: Sendable {
     public var format: ImageFormat
     /// Its pixel size (upright).
     public var size: PixelSize
-    /// Approximate steps that were applied (one line each).
-    public var approximations: [String]
-    /// Steps that could not be applied and other remarks.
-    public var warnings: [String]
+    /// What the caller should be told.
+    public var notes: RenderNotes
+
+    public init(bytes: [UInt8], format: ImageFormat, size: PixelSize, notes: RenderNotes) {
+        (self.bytes, self.format, self.size, self.notes) = (bytes, format, size, notes)
+    }
+
+    public init(bytes: [UInt8], format: ImageFormat, size: PixelSize, approximations: [String], warnings: [String]) {
+        self.init(bytes: bytes, format: format, size: size,
+                  notes: RenderNotes(approximations: approximations, warnings: warnings))
+    }
+
+    /// `notes.approximations`.
+    public var approximations: [String] { notes.approximations }
+    /// `notes.warnings`.
+    public var warnings: [String] { notes.warnings }
 }
 
 /// Executes a `RenderPlan`: decode the plan's source region at the planned scale, the
@@ -151,10 +189,7 @@ public struct Renderer: Sendable {
     private func renderEncoded(_ plan: RenderPlan, pixels: Pixels, program: ColourProgram, format: ImageFormat,
                                quality: Int) throws -> EncodedRendering {
         guard format == .jpeg, plan.orientation == .identity, FusedRenderer.supports(program) else {
-            let rendering = try render(plan, pixels: pixels, program: program)
-            return EncodedRendering(bytes: try rendering.encoded(as: format, quality: quality), format: format,
-                                    size: rendering.image.size, approximations: rendering.approximations,
-                                    warnings: rendering.warnings)
+            return try render(plan, pixels: pixels, program: program).encoded(as: format, quality: quality)
         }
         let size = plan.outputSize
         let writer = try JPEGRowWriter(size: size, quality: quality)

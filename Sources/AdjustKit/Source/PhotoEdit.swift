@@ -4,7 +4,7 @@
 /// ```swift
 /// let edit = try PhotoEdit(imagePath: "IMG_0001.JPG")          // finds embedded XMP or a sidecar
 /// let rendering = try edit.render()                              // rendering.image: RGBA8Image, upright
-/// try edit.write(rendering, to: "IMG_0001-edited.jpg", format: .jpeg)   // keeps EXIF, ICC, XMP
+/// try edit.write(rendering.encoded(as: .jpeg), to: "IMG_0001-edited.jpg")   // keeps EXIF, ICC, XMP
 /// ```
 public struct PhotoEdit: Sendable {
     /// The photo's path, as given.
@@ -90,13 +90,21 @@ public struct PhotoEdit: Sendable {
         }
     }
 
-    /// Writes an encoded rendering atomically, carrying this photo's metadata into a JPEG as the
-    /// static `write` does. Returns the carry-over's warnings.
+    /// Writes an encoded rendering (`renderEncoded`, or `render()` then `Rendering.encoded(as:)`)
+    /// atomically: to a temporary file beside `path`, renamed into place, so there is never a
+    /// partial file. A JPEG gets this photo's metadata carried over by `MetadataCarryOver`: EXIF
+    /// with Orientation 1 and the new size, the ICC profile, the XMP without the aas edit. PNG
+    /// output carries no metadata. Returns the carry-over's warnings.
     @discardableResult
     public func write(_ rendering: EncodedRendering, to path: String,
                       metadata: MetadataOptions = MetadataOptions()) throws(FileError) -> [String] {
-        try Self.writeFile(rendering.bytes, format: rendering.format, size: rendering.size, to: path,
-                           metadataFrom: original.metadataJPEG, metadata: metadata)
+        var (bytes, warnings) = (rendering.bytes, [String]())
+        if rendering.format == .jpeg {
+            (bytes, warnings) = MetadataCarryOver.carryOver(from: original.metadataJPEG, into: bytes,
+                                                            outputSize: rendering.size, options: metadata)
+        }
+        do { try AtomicFileWriter.write(bytes, to: path) } catch { throw FileError(path: path, kind: .unwritable, error) }
+        return warnings
     }
 
     /// `renderEncoded` then `write`: the quickest way from a photo to an edited file.
@@ -106,43 +114,5 @@ public struct PhotoEdit: Sendable {
         -> (rendering: EncodedRendering, metadataWarnings: [String]) {
         let rendering = try renderEncoded(format: format, quality: quality)
         return (rendering, try write(rendering, to: path, metadata: metadata))
-    }
-
-    /// Encodes a rendering and writes it atomically (no partial file on failure).
-    ///
-    /// A JPEG gets the original's metadata (`metadataFrom`, the original JPEG's bytes) carried
-    /// over by `MetadataCarryOver`: EXIF with Orientation 1 and the new size, ICC profile, XMP
-    /// without the aas edit. PNG output carries no metadata. Returns the carry-over's warnings.
-    @discardableResult
-    public static func write(_ rendering: Rendering, to path: String, format: ImageFormat, quality: Int = 90,
-                             metadataFrom original: [UInt8]? = nil,
-                             metadata: MetadataOptions = MetadataOptions()) throws(FileError) -> [String] {
-        let bytes: [UInt8]
-        do { bytes = try rendering.encoded(as: format, quality: quality) } catch {
-            throw FileError(path: path, kind: .unwritable, error)
-        }
-        return try writeFile(bytes, format: format, size: rendering.image.size, to: path, metadataFrom: original,
-                             metadata: metadata)
-    }
-
-    /// An encoded file, with the original's metadata carried into it when it is a JPEG, written
-    /// atomically.
-    private static func writeFile(_ bytes: [UInt8], format: ImageFormat, size: PixelSize, to path: String,
-                                  metadataFrom original: [UInt8]?, metadata: MetadataOptions) throws(FileError) -> [String] {
-        var (bytes, warnings) = (bytes, [String]())
-        if format == .jpeg, let original {
-            (bytes, warnings) = MetadataCarryOver.carryOver(from: original, into: bytes, outputSize: size, options: metadata)
-        }
-        do { try AtomicFileWriter.write(bytes, to: path) } catch { throw FileError(path: path, kind: .unwritable, error) }
-        return warnings
-    }
-
-    /// Writes this photo's rendering, carrying the original's metadata into a JPEG (see the
-    /// static `write`).
-    @discardableResult
-    public func write(_ rendering: Rendering, to path: String, format: ImageFormat, quality: Int = 90,
-                      metadata: MetadataOptions = MetadataOptions()) throws(FileError) -> [String] {
-        try Self.write(rendering, to: path, format: format, quality: quality, metadataFrom: original.metadataJPEG,
-                       metadata: metadata)
     }
 }
