@@ -13,13 +13,13 @@ public struct XMPPacket: Equatable, Sendable {
         self.warnings = warnings
     }
 
-    /// The top-level property `name` in `namespace`, if present. Call as `packet[ns, "CropX"]`.
+    /// The top-level property `name` in `namespace`, if present. Call as `packet[ns, "Make"]`.
     public subscript(namespace: String, name: String) -> XMPValue? {
         properties[XMPName(namespace: namespace, name: name)]
     }
 
     /// The top-level property `name` in `namespace`, if present.
-    /// Call as `packet[namespace: ns, name: "CropX"]`.
+    /// Call as `packet[namespace: ns, name: "Make"]`.
     public subscript(namespace namespace: String, name name: String) -> XMPValue? {
         properties[XMPName(namespace: namespace, name: name)]
     }
