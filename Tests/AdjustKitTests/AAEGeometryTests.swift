@@ -107,4 +107,49 @@ final class AAEGeometryTests: XCTestCase {
         XCTAssertEqual(composing.applied(toFile: .identity), .rotate90Clockwise)
         XCTAssertEqual(PhotosOrientation(.mirrorHorizontal, meaning: .composesWithFile).applied(toFile: .mirrorHorizontal), .identity)
     }
+
+    /// The same spec on a HEIC whose `irot` makes it orientation 6 (iPhone XR, 4032×3024 stored):
+    /// the Crop is in the stored frame (irot not applied), the file's orientation is irot's unless
+    /// an `Orientation` adjustment replaces it. A HEIC has no DCT scaling: a reduced render decodes
+    /// whole and area-resamples, so the reference at n/8 is the full-size oracle area-downsampled.
+    func testOnAHEICWithIrotAtEveryScale() throws {
+        let heic = TestFixtures.path("Fixtures/heic/iphone-xr-irot270.heic")
+        let stored = try HEICDecoder().decode(TestFixtures.bytes(heic))
+        let storedImage = TestImage(width: stored.size.width, height: stored.size.height, channels: 3, pixels: stored.pixels)
+        let (W, H) = (Double(stored.size.width), Double(stored.size.height))
+        let cases = [
+            Case(name: "heic crop", x: 1201, y: 903, w: 1000, h: 600),
+            Case(name: "heic crop + orientation 3", x: 500, y: 1800, w: 1200, h: 700, orientation: 3),
+            Case(name: "heic straighten + crop", x: 1500, y: 1000, w: 1100, h: 800, angle: -0.0411),
+        ]
+        let folder = try ScratchFolder.make("aae-geometry-heic")
+        defer { ScratchFolder.remove(folder) }
+        for c in cases {
+            let aae = try writeAAE(c, format: .binary, in: folder)
+            let orientation = c.orientation ?? 6   // irot 270 = EXIF 6
+            let full = GeometryOracle.render(stored: storedImage, orientation: orientation,
+                                             edit: Self.oracleEdit(c, W: W, H: H), linearLight: true)
+            for n in [8, 4, 2, 1] {
+                let label = "\(c.name) at \(n)/8"
+                let edit = try PhotoEdit(imagePath: heic, editPath: aae,
+                                         size: n == 8 ? .full : .scale(DecodeScale(numerator: n)!))
+                let fast = TestImage(try edit.render().image)
+                let s = Double(n) / 8
+                let expectedSize = (Int((Double(full.width) * s).rounded()), Int((Double(full.height) * s).rounded()))
+                XCTAssertEqual(fast.width, expectedSize.0, label)
+                XCTAssertEqual(fast.height, expectedSize.1, label)
+                guard fast.width == expectedSize.0, fast.height == expectedSize.1 else { continue }
+                let slow = n == 8 ? full : ImageMetrics.areaDownsample(full, width: fast.width, height: fast.height)
+                if n == 8, c.isPixelCopy {
+                    XCTAssertEqual(fast, slow, "\(label): a pixel copy is exact")
+                    continue
+                }
+                let shift = ImageMetrics.phaseCorrelationShift(fast, slow)
+                XCTAssertLessThanOrEqual(max(abs(shift.dx), abs(shift.dy)), 0.25, "\(label): alignment \(shift)")
+                let psnr = ImageMetrics.psnr(fast, slow)
+                print("\(label): \(fast.width)×\(fast.height), shift \(shift), PSNR \(psnr)")
+                XCTAssertGreaterThan(psnr, 35, "\(label): PSNR \(psnr)")
+            }
+        }
+    }
 }
