@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "AdjustKitTests", dependencies: ["AdjustKit", "XMPParse", "adjust", "ImporterExample", "CZlib", "CHeif"],
                     path: "Tests/AdjustKitTests"),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )
 
 // libFuzzer harnesses (scripts/fuzz), only when ADJUST_FUZZ=1: plain builds never see them.

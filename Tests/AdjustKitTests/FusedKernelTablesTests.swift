@@ -115,8 +115,10 @@ final class FusedKernelTablesTests: XCTestCase {
             func add() { lock.lock(); count += 1; lock.unlock() }
         }
         let failures = Failures()
+        // Handed to the threads as the renderer hands them (see `HandedOver`).
+        let memos = HandedOver((memo, packed))
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
-            let (cells, packedCells) = (memo.cells, packed.cells)
+            let (cells, packedCells) = (memos.value.0.cells, memos.value.1.cells)
             for n in 0..<colours {
                 let key = keys[(n * (2 * thread + 1)) % colours]
                 let (r, g, b) = (UInt8(key >> 16), UInt8(truncatingIfNeeded: key >> 8), UInt8(truncatingIfNeeded: key))

@@ -21,7 +21,7 @@ import Foundation
 /// Size limits are not checked here: read the header with `JPEGDecoder.header(of:)` first.
 /// Reading stops where the caller stops, so damage below the last row read goes unnoticed in
 /// baseline files (progressive files are read whole when decoding starts). One thread at a time.
-final class JPEGRegionReader: @unchecked Sendable {
+final class JPEGRegionReader {
     /// The whole image at the reader's scale: ⌈W·n/8⌉ × ⌈H·n/8⌉, as `DecodeScale.decodedSize(of:)`.
     let decodedSize: PixelSize
     /// The first column delivered, in the decoded image.

@@ -5,7 +5,7 @@ import Foundation
 /// rendered instead of after the whole image exists. The bytes are those `JPEGEncoder` writes
 /// for the same opaque pixels: baseline, 4:2:0 below quality 90 and 4:4:4 from 90, set up as
 /// TurboJPEG's `tjCompress2` does. One thread at a time.
-final class JPEGRowWriter: @unchecked Sendable {
+final class JPEGRowWriter {
     /// Width × height of the image being written.
     let size: PixelSize
     /// The row the next `write` starts at.

@@ -21,7 +21,7 @@ import Glibc
 /// and its memory is held once): a value is written before its cell is published with release
 /// ordering, and a cell is read with acquire ordering. Two threads meeting a new colour at the
 /// same moment may both compute it; the values are equal and either cell store is right.
-final class ColourMemo<Value>: @unchecked Sendable {
+final class ColourMemo<Value> {
     private let table: ColourCells
     private let values: UnsafeMutablePointer<Value>
     private let count: UnsafeMutablePointer<Atomic<Int>>
@@ -84,7 +84,7 @@ final class ColourMemo<Value>: @unchecked Sendable {
 /// `ColourMemo` for 8-bit results: the packed colour 0x01RRGGBB sits in the cell itself (the
 /// 0x01 marks it computed), one load per pixel instead of two — this runs once per output pixel
 /// of a pixel-copy render. Shared by the worker threads as `ColourMemo` is.
-final class PackedColourMemo: @unchecked Sendable {
+final class PackedColourMemo {
     private let table: ColourCells
     let compute: (UInt8, UInt8, UInt8) -> (UInt8, UInt8, UInt8)
 

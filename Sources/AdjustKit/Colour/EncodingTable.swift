@@ -10,6 +10,10 @@
 /// took 64 KB where this takes 36 KB, and cost ~5 % more CPU on an Enhance preview (measured
 /// side by side). The octave and the step come straight from the Float's exponent and top
 /// mantissa bits. Values outside [0, 1) take the exact curve.
+///
+/// Unchecked Sendable (shared by every render thread through `linear` and `srgb`): the table is
+/// written only in `init`, before either static is published, and only read after; Swift cannot
+/// see that through the raw pointer, which this per-sample loop needs (see `table`).
 struct EncodingTable: @unchecked Sendable {
     let space: WorkingSpace
     /// The curve at the start of every step from 2⁻⁹ to 1 (the last entry is 1 itself); built

@@ -47,7 +47,7 @@ struct ChunkedRowPipeline {
 }
 
 /// The sink's thread and the two buffers' hand-over.
-private final class SinkThread: @unchecked Sendable {
+private final class SinkThread {
     private let buffers: [UnsafeMutablePointer<UInt8>]
     private let rowBytes: Int
     private let sink: (Int, UnsafeMutablePointer<UInt8>) throws -> Void
@@ -61,7 +61,7 @@ private final class SinkThread: @unchecked Sendable {
 
     init(buffers: [UnsafeMutablePointer<UInt8>], rowBytes: Int, sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) {
         (self.buffers, self.rowBytes, self.sink) = (buffers, rowBytes, sink)
-        let thread = Thread { [self] in loop(); exited.signal() }
+        let thread = Thread { [handedOver = HandedOver(self), exited = self.exited] in handedOver.value.loop(); exited.signal() }
         thread.stackSize = 1 << 20
         thread.start()
     }

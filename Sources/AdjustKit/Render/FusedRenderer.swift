@@ -261,8 +261,8 @@ struct FusedRenderer {
     private func withDecoderThread(reader: any DecodedRowSource, window: SourceRowWindow<UInt8>,
                                    body: () throws -> Void) throws {
         let finished = DispatchSemaphore(value: 0)
-        let job = DecodeJob(reader: reader, window: window)
-        let thread = Thread { job.run(); finished.signal() }
+        let job = HandedOver(DecodeJob(reader: reader, window: window))
+        let thread = Thread { job.value.run(); finished.signal() }
         thread.stackSize = 1 << 20
         thread.start()
         do {
@@ -273,7 +273,7 @@ struct FusedRenderer {
             throw error
         }
         finished.wait()
-        if let failure = job.failure { throw failure }
+        if let failure = job.value.failure { throw failure }
     }
 
     /// Quantizes `count` sampled RGBA float pixels (alpha = coverage) to RGBA8: colour through
@@ -309,7 +309,7 @@ private final class SampledRowScratch {
 }
 
 /// The decoder thread's work: every row of the window, in order, straight into its slot.
-private final class DecodeJob: @unchecked Sendable {
+private final class DecodeJob {
     /// Rows decoded per call at most: libjpeg makes 8 or 16 at a time anyway (an iMCU row), and
     /// the pipeline should not wait long for the first of them.
     private static let rowsPerRead = 8
@@ -341,7 +341,7 @@ private final class DecodeJob: @unchecked Sendable {
 
 /// Decoded rows → working-space rows through the stored-frame colour memo, as far down as the
 /// sampler needs, the new rows split over the cores, releasing each decoded row once converted.
-private final class StoredFrameConversion: @unchecked Sendable {
+private final class StoredFrameConversion {
     let decoded: SourceRowWindow<UInt8>, working: SourceRowWindow<Float>
     let memo: ColourMemo<SIMD3<Float>>
     private var next: Int

@@ -13,8 +13,11 @@ enum ParallelRows {
     /// Runs `body` concurrently on `parts` contiguous, near-equal parts of `rows`, with each
     /// part's index (for per-part scratch such as a colour memo).
     static func forEachPart(of rows: Range<Int>, parts: Int, _ body: (Int, Range<Int>) -> Void) {
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
-            body(part, (rows.lowerBound + rows.count * part / parts)..<(rows.lowerBound + rows.count * (part + 1) / parts))
+        withoutActuallyEscaping(body) { body in
+            let shared = HandedOver(body)
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+                shared.value(part, (rows.lowerBound + rows.count * part / parts)..<(rows.lowerBound + rows.count * (part + 1) / parts))
+            }
         }
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 /// v mod capacity. The decoder waits while the ring is full of rows the reader has not released;
 /// the reader waits until the rows it asks for are decoded. With a capacity of the whole region
 /// nothing ever waits on release (the geometry needs rows in no particular order).
-final class SourceRowWindow<Element>: @unchecked Sendable {
+final class SourceRowWindow<Element> {
     /// The region's first and one-past-last decoded row, and its width in pixels.
     let top: Int, bottom: Int, width: Int
     /// Elements per pixel (3: RGB).
