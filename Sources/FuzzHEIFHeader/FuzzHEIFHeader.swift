@@ -9,7 +9,7 @@
 import AdjustKit
 
 private let fixedChain = EditChain(
-    affine: AffineTransform(a: 0.99863, b: 0.052336, c: -0.052336, d: 0.99863, tx: 0, ty: 0),
+    affine: AffineMap(a: 0.99863, b: 0.052336, c: -0.052336, d: 0.99863, tx: 0, ty: 0),
     crop: Crop(x: 1, y: 2, width: 40, height: 30))
 
 @_cdecl("LLVMFuzzerTestOneInput")
