@@ -53,4 +53,14 @@ final class AAESampleOutcomeTests: XCTestCase {
         let skipping = try ColourProgram(chain: portrait.chain, options: ColourOptions(skipUnknownFilters: true))
         XCTAssertEqual(skipping.skipped, ["unsupported adjustment DepthEffect skipped"])
     }
+
+    /// The spec's table (AAESupport) and the filter files agree: every identifier the table says
+    /// is rendered has a registered filter that reads it, and no filter reads an identifier the
+    /// table calls unsupported.
+    func testEveryRenderedIdentifierHasItsFilter() {
+        for (identifier, entry) in AAESupport.table {
+            let rendered = [.exact, .strong, .approximate].contains(entry.level)
+            XCTAssertEqual(FilterRegistry.aaeKinds[identifier] != nil, rendered, identifier)
+        }
+    }
 }
