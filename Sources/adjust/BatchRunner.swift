@@ -46,20 +46,6 @@ final class BatchRunner: Sendable {
         group.wait()
     }
 
-    /// Hands out the indices 0..<count, each once, to whichever worker asks.
-    private final class WorkQueue: Sendable {
-        private let position = Mutex(0)
-        private let count: Int
-        init(count: Int) { self.count = count }
-        func next() -> Int? {
-            position.withLock { position in
-                guard position < count else { return nil }
-                position += 1
-                return position - 1
-            }
-        }
-    }
-
     private func process(_ item: BatchItem, progress: BatchProgress) {
         let started = DispatchTime.now()
         var record = BatchRecord(input: item.input, output: item.output, status: .failed, totalMs: 0)

@@ -80,7 +80,7 @@ struct FidelityCommand: ParsableCommand {
         let cases = FidelityCase.find(in: inputs)
         let workers = max(1, min(jobs, cases.count))
         let output = FidelityOutput(count: cases.count, json: json)
-        let queue = FidelityWorkQueue(count: cases.count)
+        let queue = WorkQueue(count: cases.count)
         let group = DispatchGroup()
         for _ in 0..<workers {
             group.enter()
@@ -110,19 +110,6 @@ struct FidelityCommand: ParsableCommand {
     }
 }
 
-/// Hands out the indices 0..<count, each once, to whichever worker asks.
-private final class FidelityWorkQueue: Sendable {
-    private let position = Mutex(0)
-    private let count: Int
-    init(count: Int) { self.count = count }
-    func next() -> Int? {
-        position.withLock { position in
-            guard position < count else { return nil }
-            position += 1
-            return position - 1
-        }
-    }
-}
 
 /// Prints each photo's report in the order the photos were found, as soon as all before it are
 /// done, and counts the statuses.
