@@ -94,14 +94,18 @@ public struct PhotoEdit: Sendable {
     /// atomically: to a temporary file beside `path`, renamed into place, so there is never a
     /// partial file. A JPEG gets this photo's metadata carried over by `MetadataCarryOver`: EXIF
     /// with Orientation 1 and the new size, the ICC profile, the XMP without the aas edit. PNG
-    /// output carries no metadata. Returns the carry-over's warnings.
+    /// output carries no metadata but `metadata.provenance` (an XMP iTXt chunk). Returns the
+    /// carry-over's warnings.
     @discardableResult
     public func write(_ rendering: EncodedRendering, to path: String,
                       metadata: MetadataOptions = MetadataOptions()) throws(FileError) -> [String] {
         var (bytes, warnings) = (rendering.bytes, [String]())
-        if rendering.format == .jpeg {
+        switch rendering.format {
+        case .jpeg:
             (bytes, warnings) = MetadataCarryOver.carryOver(from: original.metadataJPEG, into: bytes,
                                                             outputSize: rendering.size, options: metadata)
+        case .png:
+            if let provenance = metadata.provenance { bytes = PNGXMPChunk.inserting(provenance.standalonePacket, into: bytes) }
         }
         do { try AtomicFileWriter.write(bytes, to: path) } catch { throw FileError(path: path, kind: .unwritable, error) }
         return warnings
