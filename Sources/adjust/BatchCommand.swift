@@ -149,40 +149,49 @@ struct BatchCommand: ParsableCommand {
         job.run(items, workers: workers, progress: progress)
         progress.finish()
 
-        var orphans: [BatchRecord] = []
-        if update || prune {
-            let expected = Set(allItems.compactMap(\.output).map(BatchFiles.absolute))
-            orphans = BatchOrphans(out: out, expectedOutputs: expected, shard: shard).sweep(prune: prune)
-            for record in orphans {
-                switch record.status {
-                case .pruned: progress.message("adjust: pruned \(record.output ?? "") (its original \(record.input) is gone)")
-                case .orphaned: progress.message("adjust: orphaned \(record.output ?? "") (its original \(record.input) is gone; --prune removes it)")
-                default: progress.message("adjust: error: \(record.error ?? "")")
-                }
-                if json { job.emit(record) }
-            }
-        }
-
+        let orphans = update || prune ? sweepOrphans(allItems, job: job, progress: progress) : []
         let counts = progress.snapshot
+        summarize(counts, orphans: orphans, workers: workers, job: job, progress: progress, started: started)
+        if counts.failed > 0 || orphans.contains(where: { $0.status == .failed }) { throw ExitCode(65) }
+    }
+
+    /// `--update`/`--prune`: finds (and with --prune removes) this shard's outputs whose original
+    /// is gone, reporting each.
+    private func sweepOrphans(_ allItems: [BatchItem], job: BatchRunner, progress: BatchProgress) -> [BatchRecord] {
+        let expected = Set(allItems.compactMap(\.output).map(BatchFiles.absolute))
+        let orphans = BatchOrphans(out: out, expectedOutputs: expected, shard: shard).sweep(prune: prune)
+        for record in orphans {
+            let output = record.output ?? ""
+            switch record.status {
+            case .pruned: progress.message("adjust: pruned \(output) (its original \(record.input) is gone)")
+            case .orphaned:
+                progress.message("adjust: orphaned \(output) (its original \(record.input) is gone; --prune removes it)")
+            default: progress.message("adjust: error: \(record.error ?? output)")
+            }
+            if json { job.emit(record) }
+        }
+        return orphans
+    }
+
+    /// The summary line(s) on standard error, and the summary object with --json.
+    private func summarize(_ counts: BatchProgress.Counts, orphans: [BatchRecord], workers: Int, job: BatchRunner,
+                           progress: BatchProgress, started: DispatchTime) {
         let noun = counts.done == 1 ? "file" : "files"
         let current = update ? "\(counts.current) current, " : ""
         progress.message("adjust: \(counts.done) \(noun): \(counts.ok) ok, \(counts.noEdit) without edits, "
             + "\(current)\(counts.skipped) skipped, \(counts.failed) failed")
         let orphaned = orphans.count { $0.status == .orphaned }, pruned = orphans.count { $0.status == .pruned }
-        let pruneFailures = orphans.count { $0.status == .failed }
         if !orphans.isEmpty {
             progress.message("adjust: \(orphans.count) output\(orphans.count == 1 ? "" : "s") whose original is gone: "
-                + "\(pruned) pruned, \(orphaned) kept, \(pruneFailures) not removable")
+                + "\(pruned) pruned, \(orphaned) kept, \(orphans.count - pruned - orphaned) not removable")
         }
-        if json {
-            let sweep = update || prune
-            job.emit(BatchSummaryLine(summary: .init(
-                files: counts.done, ok: counts.ok, noEdit: counts.noEdit, skipped: counts.skipped,
-                failed: counts.failed, jobs: workers, current: update ? counts.current : nil,
-                orphaned: sweep ? orphaned : nil, pruned: sweep ? pruned : nil,
-                totalMs: BatchRunner.milliseconds(since: started))))
-        }
-        if counts.failed > 0 || pruneFailures > 0 { throw ExitCode(65) }
+        guard json else { return }
+        let sweep = update || prune
+        job.emit(BatchSummaryLine(summary: .init(
+            files: counts.done, ok: counts.ok, noEdit: counts.noEdit, skipped: counts.skipped,
+            failed: counts.failed, jobs: workers, current: update ? counts.current : nil,
+            orphaned: sweep ? orphaned : nil, pruned: sweep ? pruned : nil,
+            totalMs: BatchRunner.milliseconds(since: started))))
     }
 
     /// The options that change an output file, in the fixed form its provenance records: a
