@@ -4,6 +4,8 @@
 #include <stdio.h> /* jpeglib.h uses FILE and size_t without including them */
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <unistd.h>
 
 #include <jpeglib.h>
 #include <jerror.h>
@@ -82,10 +84,87 @@ static void jr_copy_message(const char *message, char *err, size_t err_size) {
 /* ---------------------------------------------------------------------------------------------
  * Decoder */
 
+/* A libjpeg source reading a file as libjpeg consumes it: positioned reads (pread) into a buffer
+ * of its own, from offset 0, never past the size the file had when it was opened. Where the data
+ * ends it does what jpeg_mem_src does (a warning and a fake EOI, as often as libjpeg asks), so a
+ * file decodes exactly as the same bytes in memory; a read that fails, or finds the file shorter
+ * than that size or its start different from what the caller read before, is an input error. */
+typedef struct {
+    struct jpeg_source_mgr pub;
+    int fd;
+    long long offset, size;
+    /* The caller's copy of the file's start, checked against every byte read there. */
+    unsigned char *expect;
+    size_t expect_size;
+    int input_error; /* 0, an errno value, or -1: the file changed */
+    unsigned char *buffer;
+    size_t buffer_size;
+} jr_file_source;
+
+static void jr_file_init(j_decompress_ptr cinfo) { (void)cinfo; }
+static void jr_file_term(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static void jr_file_fail(j_decompress_ptr cinfo, int input_error) {
+    jr_file_source *src = (jr_file_source *)cinfo->src;
+    jr_error *err = (jr_error *)cinfo->err;
+    src->input_error = input_error;
+    snprintf(err->message, sizeof err->message, "%s",
+             input_error > 0 ? strerror(input_error) : "the file changed while it was read");
+    longjmp(err->jump, 1);
+}
+
+static boolean jr_file_fill(j_decompress_ptr cinfo) {
+    static const JOCTET fake_eoi[2] = {0xFF, JPEG_EOI};
+    jr_file_source *src = (jr_file_source *)cinfo->src;
+    if (src->offset >= src->size) {
+        /* As jpeg_mem_src's fill_mem_input_buffer. */
+        WARNMS(cinfo, JWRN_JPEG_EOF);
+        src->pub.next_input_byte = fake_eoi;
+        src->pub.bytes_in_buffer = 2;
+        return TRUE;
+    }
+    long long left = src->size - src->offset;
+    size_t want = left < (long long)src->buffer_size ? (size_t)left : src->buffer_size;
+    ssize_t got;
+    do got = pread(src->fd, src->buffer, want, (off_t)src->offset); while (got < 0 && errno == EINTR);
+    if (got < 0) jr_file_fail(cinfo, errno ? errno : EIO);
+    if (got == 0) jr_file_fail(cinfo, -1); /* shorter than it was */
+    if ((size_t)src->offset < src->expect_size) {
+        size_t end = (size_t)src->offset + (size_t)got, stop = end < src->expect_size ? end : src->expect_size;
+        if (memcmp(src->buffer, src->expect + src->offset, stop - (size_t)src->offset) != 0) jr_file_fail(cinfo, -1);
+    }
+    src->offset += got;
+    src->pub.next_input_byte = src->buffer;
+    src->pub.bytes_in_buffer = (size_t)got;
+    return TRUE;
+}
+
+/* jdatasrc.c's skip_input_data, which jpeg_mem_src uses: past the end, one warning and fake EOI
+ * per fill, as there. */
+static void jr_file_skip(j_decompress_ptr cinfo, long num_bytes) {
+    struct jpeg_source_mgr *src = cinfo->src;
+    if (num_bytes > 0) {
+        while (num_bytes > (long)src->bytes_in_buffer) {
+            num_bytes -= (long)src->bytes_in_buffer;
+            (void)(*src->fill_input_buffer)(cinfo);
+        }
+        src->next_input_byte += (size_t)num_bytes;
+        src->bytes_in_buffer -= (size_t)num_bytes;
+    }
+}
+
+static void jr_file_source_free(jr_file_source *src) {
+    if (!src) return;
+    free(src->expect);
+    free(src->buffer);
+    free(src);
+}
+
 struct jr_decoder {
     struct jpeg_decompress_struct cinfo;
     jr_error err;
     struct jpeg_progress_mgr progress;
+    jr_file_source *file; /* NULL when reading memory */
     int failed, started;
     int stored_width, stored_height;
     int components; /* delivered per pixel: 3 (RGB) or 4 (CMYK, as stored) */
@@ -110,18 +189,24 @@ static void jr_progress_monitor(j_common_ptr cinfo) {
     }
 }
 
-jr_decoder *jr_decoder_open(const unsigned char *data, size_t size, int tolerate_warnings,
-                            int limit_scans, int *status, char *err, size_t err_size) {
+/* Opens a decoder on `data` (file NULL) or on `file` (which it then owns). */
+static jr_decoder *jr_decoder_open_source(const unsigned char *data, size_t size, jr_file_source *file,
+                                          int tolerate_warnings, int limit_scans, int *status, int *input_error,
+                                          char *err, size_t err_size) {
+    if (input_error) *input_error = 0;
     jr_decoder *dec = calloc(1, sizeof *dec);
     if (!dec) {
+        jr_file_source_free(file);
         *status = JR_ERROR;
         jr_copy_message("out of memory", err, err_size);
         return NULL;
     }
+    dec->file = file;
     dec->cinfo.err = &dec->err.pub;
     jr_error_init(&dec->err, tolerate_warnings);
     if (setjmp(dec->err.jump)) {
         *status = JR_ERROR;
+        if (input_error && dec->file) *input_error = dec->file->input_error;
         jr_copy_message(dec->err.message, err, err_size);
         jr_decoder_close(dec);
         return NULL;
@@ -131,7 +216,18 @@ jr_decoder *jr_decoder_open(const unsigned char *data, size_t size, int tolerate
         dec->progress.progress_monitor = jr_progress_monitor;
         dec->cinfo.progress = &dec->progress;
     }
-    jpeg_mem_src(&dec->cinfo, data, (unsigned long)size);
+    if (file) {
+        file->pub.init_source = jr_file_init;
+        file->pub.fill_input_buffer = jr_file_fill;
+        file->pub.skip_input_data = jr_file_skip;
+        file->pub.resync_to_restart = jpeg_resync_to_restart;
+        file->pub.term_source = jr_file_term;
+        file->pub.bytes_in_buffer = 0;
+        file->pub.next_input_byte = NULL;
+        dec->cinfo.src = &file->pub;
+    } else {
+        jpeg_mem_src(&dec->cinfo, data, (unsigned long)size);
+    }
     /* Kept for jr_decoder_icc_profile (a CMYK file is converted through its profile). */
     jpeg_save_markers(&dec->cinfo, JPEG_APP0 + 2, 0xFFFF);
     dec->err.reading_header = 1;
@@ -144,6 +240,37 @@ jr_decoder *jr_decoder_open(const unsigned char *data, size_t size, int tolerate
     *status = JR_OK;
     return dec;
 }
+
+jr_decoder *jr_decoder_open(const unsigned char *data, size_t size, int tolerate_warnings,
+                            int limit_scans, int *status, char *err, size_t err_size) {
+    return jr_decoder_open_source(data, size, NULL, tolerate_warnings, limit_scans, status, NULL, err, err_size);
+}
+
+jr_decoder *jr_decoder_open_file(int fd, long long size, const unsigned char *expect, size_t expect_size,
+                                 size_t buffer_size, int tolerate_warnings, int limit_scans, int *status,
+                                 int *input_error, char *err, size_t err_size) {
+    *input_error = 0;
+    if (buffer_size == 0) buffer_size = 65536;
+    jr_file_source *file = calloc(1, sizeof *file);
+    if (file) {
+        file->buffer = malloc(buffer_size);
+        file->expect = malloc(expect_size ? expect_size : 1);
+    }
+    if (!file || !file->buffer || !file->expect) {
+        jr_file_source_free(file);
+        *status = JR_ERROR;
+        jr_copy_message("out of memory", err, err_size);
+        return NULL;
+    }
+    if (expect_size) memcpy(file->expect, expect, expect_size);
+    file->expect_size = expect_size;
+    file->fd = fd;
+    file->size = size;
+    file->buffer_size = buffer_size;
+    return jr_decoder_open_source(NULL, 0, file, tolerate_warnings, limit_scans, status, input_error, err, err_size);
+}
+
+int jr_decoder_input_error(const jr_decoder *dec) { return dec->file ? dec->file->input_error : 0; }
 
 int jr_decoder_width(const jr_decoder *dec) { return dec->stored_width; }
 int jr_decoder_height(const jr_decoder *dec) { return dec->stored_height; }
@@ -201,7 +328,7 @@ static void jr_read_cropped(jr_decoder *dec, unsigned char *dst, size_t stride, 
         int chunk = rows < 64 ? rows : 64;
         for (int i = 0; i < chunk; i++) pointers[i] = dst + (size_t)i * stride;
         JDIMENSION got = jpeg_read_scanlines(&dec->cinfo, pointers, (JDIMENSION)chunk);
-        /* A memory source never suspends; 0 would mean a libjpeg state we do not expect. */
+        /* Neither source ever suspends; 0 would mean a libjpeg state we do not expect. */
         if (got == 0) {
             snprintf(dec->err.message, sizeof dec->err.message, "libjpeg returned no rows");
             longjmp(dec->err.jump, 1);
@@ -313,6 +440,7 @@ void jr_decoder_close(jr_decoder *dec) {
     /* Destroying also aborts: stopping before the last row is the point of a region decode,
      * and jpeg_finish_decompress would read (and check) the rest of the file. */
     jpeg_destroy_decompress(&dec->cinfo);
+    jr_file_source_free(dec->file);
     free(dec->buffer);
     free(dec);
 }
