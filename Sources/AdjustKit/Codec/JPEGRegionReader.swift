@@ -54,7 +54,7 @@ final class JPEGRegionReader {
     private enum Input {
         case bytes(UnsafeBufferPointer<UInt8>)
         /// `head`: the file's first bytes as read before, which libjpeg must find there again;
-        /// `bufferSize`: bytes per read (0: the shim's 64 KiB).
+        /// `bufferSize`: the shim's buffer (0: 128 KiB; at least 64 KiB).
         case file(OpenInputFile, head: [UInt8], bufferSize: Int)
     }
 
@@ -79,7 +79,7 @@ final class JPEGRegionReader {
                       tolerateWarnings: tolerateWarnings, allowManyScans: allowManyScans)
     }
 
-    /// As `init(jpeg:…)`, reading `file` as libjpeg consumes it, `bufferSize` bytes a read (0: 64 KiB),
+    /// As `init(jpeg:…)`, reading `file` as libjpeg consumes it through a buffer of `bufferSize` bytes (0: 128 KiB),
     /// never past the size it had when opened; `head` is its start as read before (at least its
     /// first 3 bytes, when it has them), which libjpeg must find there again. Decodes exactly as
     /// the same bytes in memory. A read that fails, or finds the file shorter or its head changed,

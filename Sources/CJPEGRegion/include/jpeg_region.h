@@ -33,9 +33,11 @@ jr_decoder *jr_decoder_open(const unsigned char *data, size_t size, int tolerate
                             int limit_scans, int *status, char *err, size_t err_size);
 
 /* As jr_decoder_open, reading the open file `fd` as libjpeg consumes it rather than a buffer:
- * positioned reads (pread) from offset 0 into a buffer of `buffer_size` bytes (0: 64 KiB), never
- * past `size`, the file's size when it was opened. The pixels, warnings and errors are those of
- * the same bytes in memory (where the data ends, a warning and a fake EOI, as jpeg_mem_src).
+ * positioned reads (pread) from offset 0 into a buffer of `buffer_size` bytes (0: 128 KiB; at
+ * least 64 KiB), never past `size`, the file's size when it was opened. The pixels, warnings and
+ * errors are those of the same bytes in memory (where the data ends, a warning and a fake EOI,
+ * as jpeg_mem_src; and every MCU finds as much data ahead as libjpeg's fast path asks for:
+ * jpeg_region.c, jr_file_source).
  * `expect` (`expect_size` bytes, copied) is the file's start as the caller read it before: a byte
  * read there that differs, a file found shorter than `size`, or a failed read is an input error,
  * which fails the open or the read it happens in and is reported in *input_error (open) or by
