@@ -1,4 +1,4 @@
-import CHeif
+import CHeifLoader
 import Dispatch
 
 /// Why a HEIC/HEIF file could not be read. Messages are one line, without the file name.
@@ -10,6 +10,8 @@ public enum HEICError: Error, Equatable, CustomStringConvertible {
     case overLimit(String)
     /// The image data failed to decode (truncated or corrupt HEVC, a missing tile).
     case decodeFailed(String)
+    /// libheif (libheif.so.1) cannot be loaded: HEIC support is not installed.
+    case libraryMissing(String)
 
     public var description: String {
         switch self {
@@ -18,6 +20,7 @@ public enum HEICError: Error, Equatable, CustomStringConvertible {
             return "HEIF image is \(size) pixels, over the limit of \(maxSide) per side and \(maxPixels) in all"
         case .overLimit(let message): return "HEIF image over the size limits: \(message)"
         case .decodeFailed(let message): return "HEIF image data cannot be decoded: \(message)"
+        case .libraryMissing(let reason): return "HEIC needs libheif (Debian: libheif1), which cannot be loaded: \(reason)"
         }
     }
 }
@@ -158,23 +161,23 @@ public struct HEICDecoder: Sendable {
     private func withDecodedRows<T>(_ file: HEIFFile, since start: UInt64,
                                     _ body: (RGB8Rows, _ decodeSeconds: Double) -> T) throws(HEICError) -> T {
         let header = try checkedSize(of: file)
-        if let decodingThreads { heif_context_set_max_decoding_threads(file.context, Int32(decodingThreads)) }
-        guard let options = heif_decoding_options_alloc() else { throw .decodeFailed("libheif could not start") }
-        defer { heif_decoding_options_free(options) }
+        if let decodingThreads { adjust_heif_context_set_max_decoding_threads(file.context, Int32(decodingThreads)) }
+        guard let options = adjust_heif_decoding_options_alloc() else { throw .decodeFailed("libheif could not start") }
+        defer { adjust_heif_decoding_options_free(options) }
         options.pointee.ignore_transformations = 1   // the stored frame
         options.pointee.convert_hdr_to_8bit = 1
         options.pointee.strict_decoding = 1          // a missing or broken tile fails, never grey
         var image: OpaquePointer?
-        let status = heif_decode_image(file.handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, options)
+        let status = adjust_heif_decode_image(file.handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, options)
         guard status.code == heif_error_Ok, let image else { throw .decodeFailed(Self.message(status)) }
-        defer { heif_image_release(image) }
-        let size = PixelSize(width: Int(heif_image_get_width(image, heif_channel_interleaved)),
-                             height: Int(heif_image_get_height(image, heif_channel_interleaved)))
+        defer { adjust_heif_image_release(image) }
+        let size = PixelSize(width: Int(adjust_heif_image_get_width(image, heif_channel_interleaved)),
+                             height: Int(adjust_heif_image_get_height(image, heif_channel_interleaved)))
         guard size == header else {
             throw .decodeFailed("decoded \(size) pixels where the image's ispe says \(header)")
         }
         var stride: Int32 = 0
-        guard let base = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
+        guard let base = adjust_heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
               Int(stride) >= size.width * 3 else { throw .decodeFailed("libheif returned no RGB plane") }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return body(RGB8Rows(base: base, stride: Int(stride), size: size), seconds)
@@ -182,8 +185,8 @@ public struct HEICDecoder: Sendable {
 
     /// The primary image's stored size (`ispe`), within the limits.
     private func checkedSize(of file: HEIFFile) throws(HEICError) -> PixelSize {
-        let size = PixelSize(width: Int(heif_image_handle_get_ispe_width(file.handle)),
-                             height: Int(heif_image_handle_get_ispe_height(file.handle)))
+        let size = PixelSize(width: Int(adjust_heif_image_handle_get_ispe_width(file.handle)),
+                             height: Int(adjust_heif_image_handle_get_ispe_height(file.handle)))
         guard size.width > 0, size.height > 0 else { throw .malformed("the primary image has no size (ispe)") }
         guard size.width <= maxSide, size.height <= maxSide, size.pixelCount <= maxPixels else {
             throw .tooLarge(size, maxSide: maxSide, maxPixels: maxPixels)
@@ -195,29 +198,29 @@ public struct HEICDecoder: Sendable {
     private func header(of file: HEIFFile, bytes: [UInt8]) throws(HEICError) -> HEICHeader {
         let size = try checkedSize(of: file)
         var primary: heif_item_id = 0
-        _ = heif_context_get_primary_image_ID(file.context, &primary)
+        _ = adjust_heif_context_get_primary_image_ID(file.context, &primary)
         return HEICHeader(size: size, transforms: HEIFTransformProperties.read(in: bytes, itemID: primary),
                           metadata: HEICMetadata(handle: file.handle), auxiliaryImages: Self.auxiliaryKinds(file.handle))
     }
 
     /// The kinds of the primary image's auxiliary images, in a word each.
     private static func auxiliaryKinds(_ handle: OpaquePointer) -> [String] {
-        let count = Int(heif_image_handle_get_number_of_auxiliary_images(handle, 0))
+        let count = Int(adjust_heif_image_handle_get_number_of_auxiliary_images(handle, 0))
         guard count > 0 else { return [] }
         var ids = [heif_item_id](repeating: 0, count: count)
-        let listed = Int(heif_image_handle_get_list_of_auxiliary_image_IDs(handle, 0, &ids, Int32(count)))
+        let listed = Int(adjust_heif_image_handle_get_list_of_auxiliary_image_IDs(handle, 0, &ids, Int32(count)))
         var kinds: [String] = []
         for id in ids.prefix(listed) {
             var auxiliary: OpaquePointer?
-            guard heif_image_handle_get_auxiliary_image_handle(handle, id, &auxiliary).code == heif_error_Ok,
+            guard adjust_heif_image_handle_get_auxiliary_image_handle(handle, id, &auxiliary).code == heif_error_Ok,
                   let auxiliary else { kinds.append("unknown"); continue }
-            defer { heif_image_handle_release(auxiliary) }
+            defer { adjust_heif_image_handle_release(auxiliary) }
             var type: UnsafePointer<CChar>?
-            guard heif_image_handle_get_auxiliary_type(auxiliary, &type).code == heif_error_Ok, let text = type else {
+            guard adjust_heif_image_handle_get_auxiliary_type(auxiliary, &type).code == heif_error_Ok, let text = type else {
                 kinds.append("unknown"); continue
             }
             let urn = String(cString: text)
-            heif_image_handle_free_auxiliary_types(auxiliary, &type)
+            adjust_heif_image_handle_free_auxiliary_types(auxiliary, &type)
             let lower = urn.lowercased()
             kinds.append(lower.contains("hdrgainmap") ? "HDR gain map"
                          : lower.contains("depth") || lower.contains("disparity") ? "depth"
@@ -246,7 +249,7 @@ private final class HEIFFile {
     /// The file in memory (libheif copies it).
     convenience init(_ bytes: [UInt8], maxSide: Int) throws(HEICError) {
         try self.init(maxSide: maxSide, reader: nil) { context in
-            bytes.withUnsafeBytes { heif_context_read_from_memory(context, $0.baseAddress, $0.count, nil) }
+            bytes.withUnsafeBytes { adjust_heif_context_read_from_memory(context, $0.baseAddress, $0.count, nil) }
         }
     }
 
@@ -256,35 +259,37 @@ private final class HEIFFile {
     }
 
     private init(maxSide: Int, reader: HEIFFileReader?, read readMemory: (OpaquePointer) -> heif_error) throws(HEICError) {
+        // Every libheif call starts from a context made here: the one place to load the library.
+        guard adjust_heif_load() == 1 else { throw .libraryMissing(String(cString: adjust_heif_load_error())) }
         self.reader = reader
         functions = reader.map { _ in
             let functions = UnsafeMutablePointer<heif_reader>.allocate(capacity: 1)
             functions.initialize(to: HEIFFileReader.functions())
             return functions
         }
-        guard let context = heif_context_alloc() else {
+        guard let context = adjust_heif_context_alloc() else {
             functions?.deallocate()
             throw .malformed("libheif could not start")
         }
         // libheif's own security limit, also applied to grid and tile sizes it reads later.
-        heif_context_set_maximum_image_size_limit(context, Int32(clamping: maxSide))
+        adjust_heif_context_set_maximum_image_size_limit(context, Int32(clamping: maxSide))
         let read = if let reader, let functions {
-            heif_context_read_from_reader(context, functions, Unmanaged.passUnretained(reader).toOpaque(), nil)
+            adjust_heif_context_read_from_reader(context, functions, Unmanaged.passUnretained(reader).toOpaque(), nil)
         } else {
             readMemory(context)
         }
         // The message lives in the context: read it before freeing the context.
         guard read.code == heif_error_Ok else {
             let message = HEICDecoder.message(read)
-            heif_context_free(context)
+            adjust_heif_context_free(context)
             functions?.deallocate()
             throw read.subcode == heif_suberror_Security_limit_exceeded ? .overLimit(message) : .malformed(message)
         }
         var handle: OpaquePointer?
-        let primary = heif_context_get_primary_image_handle(context, &handle)
+        let primary = adjust_heif_context_get_primary_image_handle(context, &handle)
         guard primary.code == heif_error_Ok, let handle else {
             let message = HEICDecoder.message(primary)
-            heif_context_free(context)
+            adjust_heif_context_free(context)
             functions?.deallocate()
             throw .malformed(message)
         }
@@ -292,8 +297,8 @@ private final class HEIFFile {
     }
 
     deinit {
-        heif_image_handle_release(handle)
-        heif_context_free(context)
+        adjust_heif_image_handle_release(handle)
+        adjust_heif_context_free(context)
         functions?.deallocate()
     }
 }

@@ -1,4 +1,4 @@
-import CHeif
+import CHeifLoader
 import Foundation
 
 /// A HEIF file read as libheif asks for it (`heif_context_read_from_reader`), rather than copied
