@@ -165,6 +165,7 @@ final class BatchRunner: Sendable {
         var clock = DispatchTime.now()
         let rendering = try photo.renderEncoded(format: format, quality: quality)
         record.renderMs = Self.milliseconds(since: clock)
+        record.decodeMs = (rendering.decodeMs * 10).rounded() / 10
         warnings += rendering.warnings.map { "warning: \(input): \($0)" }
         if !rendering.approximations.isEmpty {
             warnings.append("note: \(input): approximate filters used: " + rendering.approximations.joined(separator: "; "))

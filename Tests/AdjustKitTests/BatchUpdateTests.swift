@@ -67,6 +67,11 @@ final class BatchUpdateTests: XCTestCase {
         let first = try batch(["--scale", "1/8"])
         XCTAssertEqual(Set(first.records.values.map { $0["status"] as? String }), ["ok", "no-edit"])
         XCTAssertNil(first.summary["current"], "no current count without --update")
+        for (name, record) in first.records {
+            let render = try XCTUnwrap(record["renderMs"] as? Double, name), decode = try XCTUnwrap(record["decodeMs"] as? Double, name)
+            XCTAssertTrue(decode > 0 && decode <= render, "\(name): the decoder's share \(decode) ms of \(render) ms")
+            XCTAssertNotNil(record["digestMs"] as? Double, name)
+        }
         let written = try names.map { try TestFixtures.bytes(output($0)) }
 
         let unchanged = try batch(["--scale", "1/8", "--update"])
