@@ -134,110 +134,37 @@ struct FusedRenderer {
     private func runSampled(open: () throws -> any DecodedRowSource, sampler: OutputRowSampler, pipeline: ChunkedRowPipeline,
                             sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws -> [String] {
         let region = plan.sourceRegion
-        let needs = (0..<sampler.rows).map { sampler.sourceRows(ofRow: $0) }
-        // Output row y reads grid rows gridRows(y) (itself without a shrink).
-        // Each worker copies this (the weights are shared, the row cache is its own).
-        let shrinkTemplate = plan.needsResample ? StreamingAreaShrink(from: plan.samplingGrid.size, to: plan.outputSize) : nil
-        func gridRows(_ outputRows: Range<Int>) -> ClosedRange<Int> {
-            guard let shrinkTemplate else { return outputRows.lowerBound...(outputRows.upperBound - 1) }
-            return shrinkTemplate.inputRows(of: outputRows.lowerBound).lowerBound
-                ... shrinkTemplate.inputRows(of: outputRows.upperBound - 1).upperBound
-        }
-        // Rows come top to bottom; when the geometry also walks down the source, rows above the
-        // current chunk's taps can be dropped, and the window is a band. Otherwise (a flip or a
-        // rotation past 90°) it must hold the whole region.
-        var monotone = true
-        var previous: ClosedRange<Int>?
-        for case let need? in needs {
-            if let p = previous, need.lowerBound < p.lowerBound || need.upperBound < p.upperBound { monotone = false }
-            previous = need
-        }
-        func sourceRows(_ outputRows: Range<Int>) -> ClosedRange<Int>? {
-            let grid = gridRows(outputRows)
-            let spans = needs[grid].compactMap { $0 }
-            guard let lo = spans.map(\.lowerBound).min(), let hi = spans.map(\.upperBound).max() else { return nil }
-            return lo...hi
-        }
-        var span = 1
-        for start in stride(from: 0, to: plan.outputSize.height, by: pipeline.chunkRows) {
-            if let rows = sourceRows(start..<min(plan.outputSize.height, start + pipeline.chunkRows)) {
-                span = max(span, rows.count)
-            }
-        }
+        let needs = SourceRowNeeds(plan: plan, sampler: sampler, chunkRows: pipeline.chunkRows)
         let reader = try open()
         // The decoder must be able to run a whole chunk's advance ahead, or the pipeline would
         // wait on it every chunk (and ChunkedRowPipeline would take that for a slow decoder).
-        let decodedCapacity = monotone ? 2 * span + Self.readAhead : region.height
-        let left = reader.columnOffset
-        let gridWidth = sampler.columns
-        let (outputWidth, space) = (plan.outputSize.width, program.space)
-        // A shrink averages encoded values; without one, sampled values are quantized directly.
-        // Only the table the render uses is built (each is built once per process).
-        let quantizer = plan.needsResample ? nil : ByteQuantizer.shared(for: space)
-        let encode = plan.needsResample ? EncodingTable.shared(for: space) : nil
-
-        /// The decoder fills `decoded` while the pipeline samples `window`, once `ready(v)` has
-        /// made rows through v available.
-        func sampleRows<Texels: TexelReader>(texels: Texels, decoded: SourceRowWindow<UInt8>,
-                                             window: SourceRowWindow<Texels.Element>,
-                                             ready: @escaping (Int) throws -> Void) throws {
-            let scratch = (0..<ChunkedRowPipeline.workers).map { _ in
-                SampledRowScratch(rowWidth: shrinkTemplate == nil ? gridWidth : outputWidth, shrink: shrinkTemplate)
-            }
-            try withDecoderThread(reader: reader, window: decoded) {
-                try pipeline.run(prepare: { rows in
-                    if let need = sourceRows(rows) { try ready(need.upperBound) }
-                }, compute: { worker, rows, buffer in
-                    let scratch = scratch[worker]
-                    if let encode {
-                        for y in rows {
-                            scratch.shrink!.row(y, into: scratch.row) { k, gridRow in
-                                sampler.sampleRow(k, window: window, columnOffset: left, texels: texels, into: gridRow)
-                                for x in 0..<gridWidth {
-                                    let p = gridRow + x * 4
-                                    p[0] = encode(p[0]); p[1] = encode(p[1]); p[2] = encode(p[2])
-                                }
-                            }
-                            Self.quantize(scratch.row, count: outputWidth, into: buffer + (y - rows.lowerBound) * outputWidth * 4,
-                                          colour: WorkingSpace.byte(encoded:))
-                        }
-                    } else if let quantizer {
-                        for j in rows {
-                            sampler.sampleRow(j, window: window, columnOffset: left, texels: texels, into: scratch.row)
-                            Self.quantize(scratch.row, count: gridWidth, into: buffer + (j - rows.lowerBound) * outputWidth * 4,
-                                          colour: quantizer.byte)
-                        }
-                    }
-                }, finished: { rows in
-                    // No later chunk reads above the next chunk's first tap (taken over the whole
-                    // chunk: its first rows may reach no source row at all).
-                    let nextChunk = rows.upperBound..<min(plan.outputSize.height, rows.upperBound + pipeline.chunkRows)
-                    guard monotone, !nextChunk.isEmpty, let next = sourceRows(nextChunk) else { return }
-                    window.release(below: next.lowerBound)
-                }, sink: sink)
-            }
-        }
-
-        let (top, bottom) = (region.y, region.y + region.height)
-        let decoded = SourceRowWindow<UInt8>(top: top, bottom: bottom, width: reader.width, capacity: decodedCapacity)
-        if !program.storedFrame.isEmpty {
+        let decoded = SourceRowWindow<UInt8>(top: region.y, bottom: region.y + region.height, width: reader.width,
+                                             capacity: needs.monotone ? 2 * needs.span + Self.readAhead : region.height)
+        let stream = SampledStream(plan: plan, space: program.space, sampler: sampler, needs: needs, pipeline: pipeline,
+                                   columnOffset: reader.columnOffset, sink: sink)
+        if let memo = program.storedFrameMemo() {
             // The stored-frame kernels run once per source pixel (once per distinct colour,
             // through the memo), on every core, as rows are needed: the decoder thread, which
             // is what a reduced render waits on, only decodes. Rows are converted when a chunk
             // asks for them, so the working window holds one chunk's rows (and, for the first,
             // the region's rows above its taps) and no read-ahead.
-            let firstNeed = sourceRows(0..<min(plan.outputSize.height, pipeline.chunkRows))?.lowerBound ?? top
-            let working = SourceRowWindow<Float>(top: top, bottom: bottom, width: reader.width,
-                                                 capacity: monotone ? span + max(0, firstNeed - top) : region.height)
-            let conversion = StoredFrameConversion(decoded: decoded, working: working, memo: program.storedFrameMemo()!)
-            try sampleRows(texels: FloatTexels(), decoded: decoded, window: working, ready: conversion.convert(through:))
+            let firstNeed = needs.sourceRows(0..<min(plan.outputSize.height, pipeline.chunkRows))?.lowerBound ?? region.y
+            let working = SourceRowWindow<Float>(top: decoded.top, bottom: decoded.bottom, width: reader.width,
+                                                 capacity: needs.monotone ? needs.span + max(0, firstNeed - region.y)
+                                                                          : region.height)
+            let conversion = StoredFrameConversion(decoded: decoded, working: working, memo: memo)
+            try withDecoderThread(reader: reader, window: decoded) {
+                try stream.run(texels: FloatTexels(), window: working, ready: conversion.convert(through:))
+            }
         } else {
             // Bytes: a quarter of the memory traffic of floats (see ByteTexels).
             let table = UnsafeMutablePointer<Float>.allocate(capacity: 256)
             defer { table.deallocate() }
-            table.initialize(from: space.fromByte, count: 256)
-            try sampleRows(texels: ByteTexels(table: table), decoded: decoded, window: decoded,
-                           ready: { try decoded.waitUntilDecoded(through: $0) })
+            table.initialize(from: program.space.fromByte, count: 256)
+            try withDecoderThread(reader: reader, window: decoded) {
+                try stream.run(texels: ByteTexels(table: table), window: decoded,
+                               ready: { try decoded.waitUntilDecoded(through: $0) })
+            }
         }
         return reader.warnings
     }
@@ -280,13 +207,159 @@ struct FusedRenderer {
     /// `colour` (encoded or working values, per the caller), transparent black where alpha rounds
     /// to 0, as `Renderer.quantized`.
     @inline(__always)
-    private static func quantize(_ source: UnsafeMutablePointer<Float>, count: Int, into out: UnsafeMutablePointer<UInt8>,
+    fileprivate static func quantize(_ source: UnsafeMutablePointer<Float>, count: Int, into out: UnsafeMutablePointer<UInt8>,
                                  colour: (Float) -> UInt8) {
         for x in 0..<count {
             let (s, o) = (source + x * 4, out + x * 4)
             let alpha = WorkingSpace.byte(encoded: s[3])
             o[3] = alpha
             if alpha == 0 { o[0] = 0; o[1] = 0; o[2] = 0 } else { o[0] = colour(s[0]); o[1] = colour(s[1]); o[2] = colour(s[2]) }
+        }
+    }
+}
+
+/// The source rows the sampled path reads: per grid row, per chunk of output rows, and whether
+/// they only move down the source as the output does (so that the window can be a band).
+private struct SourceRowNeeds {
+    /// The decoded rows each grid row's taps read (nil: none).
+    let gridRowNeeds: [ClosedRange<Int>?]
+    /// Each worker copies this (the weights are shared, the row cache is its own); nil without
+    /// a shrink.
+    let shrinkTemplate: StreamingAreaShrink?
+    /// Rows come top to bottom; when the geometry also walks down the source, rows above the
+    /// current chunk's taps can be dropped, and the window is a band. Otherwise (a flip or a
+    /// rotation past 90°) it must hold the whole region.
+    let monotone: Bool
+    /// The most source rows one chunk of output rows reads (at least 1).
+    let span: Int
+    let outputRows: Int, chunkRows: Int
+
+    init(plan: RenderPlan, sampler: OutputRowSampler, chunkRows: Int) {
+        gridRowNeeds = (0..<sampler.rows).map { sampler.sourceRows(ofRow: $0) }
+        shrinkTemplate = plan.needsResample ? StreamingAreaShrink(from: plan.samplingGrid.size, to: plan.outputSize) : nil
+        (outputRows, self.chunkRows) = (plan.outputSize.height, chunkRows)
+        var monotone = true
+        var previous: ClosedRange<Int>?
+        for case let need? in gridRowNeeds {
+            if let p = previous, need.lowerBound < p.lowerBound || need.upperBound < p.upperBound { monotone = false }
+            previous = need
+        }
+        self.monotone = monotone
+        var span = 1
+        for start in stride(from: 0, to: outputRows, by: chunkRows) {
+            if let rows = Self.sourceRows(start..<min(outputRows, start + chunkRows), gridRowNeeds, shrinkTemplate) {
+                span = max(span, rows.count)
+            }
+        }
+        self.span = span
+    }
+
+    /// The decoded rows output rows `outputRows` read; nil when none.
+    func sourceRows(_ outputRows: Range<Int>) -> ClosedRange<Int>? {
+        Self.sourceRows(outputRows, gridRowNeeds, shrinkTemplate)
+    }
+
+    /// The first decoded row any chunk after `rows` reads: no later chunk reads above the next
+    /// chunk's first tap (taken over the whole chunk: its first rows may reach no source row at
+    /// all). nil when the window is not a band or nothing follows.
+    func firstRowNeeded(after rows: Range<Int>) -> Int? {
+        let nextChunk = rows.upperBound..<min(outputRows, rows.upperBound + chunkRows)
+        guard monotone, !nextChunk.isEmpty else { return nil }
+        return sourceRows(nextChunk)?.lowerBound
+    }
+
+    /// Output row y reads grid rows gridRows(y) (itself without a shrink).
+    private static func sourceRows(_ outputRows: Range<Int>, _ needs: [ClosedRange<Int>?],
+                                   _ shrink: StreamingAreaShrink?) -> ClosedRange<Int>? {
+        let grid = shrink.map { $0.inputRows(of: outputRows.lowerBound).lowerBound
+                                  ... $0.inputRows(of: outputRows.upperBound - 1).upperBound }
+            ?? outputRows.lowerBound...(outputRows.upperBound - 1)
+        let spans = needs[grid].compactMap { $0 }
+        guard let lo = spans.map(\.lowerBound).min(), let hi = spans.map(\.upperBound).max() else { return nil }
+        return lo...hi
+    }
+}
+
+/// The sampled path's pipeline: chunks of output rows sampled from a window of source rows
+/// (decoded bytes, or working-space floats after the stored-frame kernels), then shrunk or
+/// quantized, handed to the sink.
+private struct SampledStream {
+    let plan: RenderPlan
+    let space: WorkingSpace
+    let sampler: OutputRowSampler
+    let needs: SourceRowNeeds
+    let pipeline: ChunkedRowPipeline
+    /// The image column of the windows' first column.
+    let columnOffset: Int
+    let sink: (Int, UnsafeMutablePointer<UInt8>) throws -> Void
+
+    /// Runs the pipeline on `window`, once `ready(v)` has made rows through v available there.
+    func run<Texels: TexelReader>(texels: Texels, window: SourceRowWindow<Texels.Element>,
+                                  ready: @escaping (Int) throws -> Void) throws {
+        let maker = SampledRowMaker(plan: plan, space: space, sampler: sampler, window: window, texels: texels,
+                                    columnOffset: columnOffset)
+        let scratch = (0..<ChunkedRowPipeline.workers).map { _ in
+            SampledRowScratch(rowWidth: needs.shrinkTemplate == nil ? sampler.columns : plan.outputSize.width,
+                              shrink: needs.shrinkTemplate)
+        }
+        try pipeline.run(prepare: { rows in
+            if let need = needs.sourceRows(rows) { try ready(need.upperBound) }
+        }, compute: { worker, rows, buffer in
+            maker.makeRows(rows, into: buffer, scratch: scratch[worker])
+        }, finished: { rows in
+            if let next = needs.firstRowNeeded(after: rows) { window.release(below: next) }
+        }, sink: sink)
+    }
+}
+
+/// Output rows from a window of source rows: each grid row sampled, then either encoded and
+/// area-shrunk (`--max-size`) or quantized directly.
+private struct SampledRowMaker<Texels: TexelReader> {
+    let sampler: OutputRowSampler
+    let window: SourceRowWindow<Texels.Element>
+    let texels: Texels
+    let columnOffset: Int
+    let outputWidth: Int
+    /// A shrink averages encoded values; without one, sampled values are quantized directly.
+    /// Only the table the render uses is built (each is built once per process).
+    let quantizer: ByteQuantizer?
+    let encode: EncodingTable?
+
+    init(plan: RenderPlan, space: WorkingSpace, sampler: OutputRowSampler, window: SourceRowWindow<Texels.Element>,
+         texels: Texels, columnOffset: Int) {
+        (self.sampler, self.window, self.texels, self.columnOffset) = (sampler, window, texels, columnOffset)
+        outputWidth = plan.outputSize.width
+        quantizer = plan.needsResample ? nil : ByteQuantizer.shared(for: space)
+        encode = plan.needsResample ? EncodingTable.shared(for: space) : nil
+    }
+
+    /// Output rows `rows` into `buffer` (RGBA8, `outputWidth` pixels a row).
+    func makeRows(_ rows: Range<Int>, into buffer: UnsafeMutablePointer<UInt8>, scratch: SampledRowScratch) {
+        if let encode {
+            shrunkRows(rows, into: buffer, scratch: scratch, encode: encode)
+        } else if let quantizer {
+            for j in rows {
+                sampler.sampleRow(j, window: window, columnOffset: columnOffset, texels: texels, into: scratch.row)
+                FusedRenderer.quantize(scratch.row, count: sampler.columns,
+                                       into: buffer + (j - rows.lowerBound) * outputWidth * 4, colour: quantizer.byte)
+            }
+        }
+    }
+
+    /// Through the streaming shrink: grid rows sampled and encoded as it asks for them.
+    private func shrunkRows(_ rows: Range<Int>, into buffer: UnsafeMutablePointer<UInt8>, scratch: SampledRowScratch,
+                            encode: EncodingTable) {
+        let gridWidth = sampler.columns
+        for y in rows {
+            scratch.shrink!.row(y, into: scratch.row) { k, gridRow in
+                sampler.sampleRow(k, window: window, columnOffset: columnOffset, texels: texels, into: gridRow)
+                for x in 0..<gridWidth {
+                    let p = gridRow + x * 4
+                    p[0] = encode(p[0]); p[1] = encode(p[1]); p[2] = encode(p[2])
+                }
+            }
+            FusedRenderer.quantize(scratch.row, count: outputWidth, into: buffer + (y - rows.lowerBound) * outputWidth * 4,
+                                   colour: WorkingSpace.byte(encoded:))
         }
     }
 }
