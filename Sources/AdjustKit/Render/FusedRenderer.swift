@@ -11,17 +11,17 @@ import Foundation
 ///
 /// The result equals `Renderer`'s whole-image reference pipeline bit for bit (the colour kernels
 /// run exactly, once per distinct colour: `ColourMemo`), except that the `--max-size` shrink's
-/// encoding curve is a table (error below 5·10⁻⁶ before quantizing). Red-eye repair needs the
-/// whole stored image, so its chains stay on the reference pipeline.
+/// encoding curve is a table (error below 2·10⁻⁷ before quantizing; a value the average puts on a
+/// rounding tie may move by a code). Red-eye repair runs on the rows of its areas as the
+/// conversion of source rows reaches them (`StoredRegionPass`); the region decoded then also
+/// holds those areas whole. A vignette (a position-dependent kernel) runs as each grid pixel is
+/// sampled, after the per-colour output kernels. Chains with either, which the reference pipeline
+/// rendered before this pass could, shrink through the exact curve, so they come out as they
+/// did, bit for bit.
 struct FusedRenderer {
     let plan: RenderPlan
     let program: ColourProgram
     let decoder: JPEGDecoder
-
-    /// False for chains the streaming pass cannot run yet (region and position-dependent kernels).
-    static func supports(_ program: ColourProgram) -> Bool {
-        program.storedRegion.isEmpty && program.outputPositional.isEmpty
-    }
 
     /// Rows of slack the decoder may run ahead of the rows the geometry needs.
     private static let readAhead = 64
@@ -36,7 +36,7 @@ struct FusedRenderer {
     func run(jpeg: [UInt8], sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws -> [String] {
         // libjpeg reads the file in place: every use of the reader ends inside this closure.
         try jpeg.withUnsafeBufferPointer { jpeg in
-            try run(open: { try openReader(jpeg) }, sink: sink)
+            try run(open: { try openReader(jpeg, region: $0) }, sink: sink)
         }
     }
 
@@ -47,13 +47,15 @@ struct FusedRenderer {
         guard raster.size == plan.decodedSize else {
             throw RenderError.decodedSizeMismatch(expected: plan.decodedSize, got: raster.size)
         }
-        return try run(open: { RasterRowSource(rows: raster, region: plan.sourceRegion) }, sink: sink)
+        return try run(open: { RasterRowSource(rows: raster, region: $0) }, sink: sink)
     }
 
-    /// `open` makes the row source for the plan's source region; it is called at most once.
-    private func run(open: () throws -> any DecodedRowSource,
+    /// `open(region)` makes the row source for `region` of the decoded image (the plan's source
+    /// region, or more: `StoredRegionPass.decodeRegion`); it is called at most once.
+    private func run(open: (PixelRect) throws -> any DecodedRowSource,
                      sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws -> [String] {
-        let sampler = OutputRowSampler(plan: plan, outputKernels: program.outputFrame)
+        let sampler = OutputRowSampler(plan: plan, outputKernels: program.outputFrame,
+                                       positionalKernels: program.outputPositional)
         let output = plan.outputSize
         let pipeline = ChunkedRowPipeline(rows: output.height, rowBytes: output.width * 4, chunkRows: Self.chunkRows)
         let region = plan.sourceRegion
@@ -64,10 +66,13 @@ struct FusedRenderer {
             }, finished: { _ in }, sink: sink)
             return []
         }
-        if !plan.needsResample, let offset = sampler.pixelCopyOffset {
-            return try runPixelCopy(open: open, sampler: sampler, offset: offset, pipeline: pipeline, sink: sink)
+        let regionPass = StoredRegionPass(kernels: program.storedRegion, plan: plan)
+        // The pixel copy takes each colour through one memo: not for kernels that need more.
+        if !plan.needsResample, regionPass.isEmpty, program.outputPositional.isEmpty, let offset = sampler.pixelCopyOffset {
+            return try runPixelCopy(open: { try open(region) }, sampler: sampler, offset: offset, pipeline: pipeline,
+                                    sink: sink)
         } else {
-            return try runSampled(open: open, sampler: sampler, pipeline: pipeline, sink: sink)
+            return try runSampled(open: open, regionPass: regionPass, sampler: sampler, pipeline: pipeline, sink: sink)
         }
     }
 
@@ -131,18 +136,26 @@ struct FusedRenderer {
 
     // MARK: bilinear sampling (any affine, any scale), with the optional area shrink
 
-    private func runSampled(open: () throws -> any DecodedRowSource, sampler: OutputRowSampler, pipeline: ChunkedRowPipeline,
+    private func runSampled(open: (PixelRect) throws -> any DecodedRowSource, regionPass: StoredRegionPass,
+                            sampler: OutputRowSampler, pipeline: ChunkedRowPipeline,
                             sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws -> [String] {
-        let region = plan.sourceRegion
+        let region = regionPass.decodeRegion
         let needs = SourceRowNeeds(plan: plan, sampler: sampler, chunkRows: pipeline.chunkRows)
-        let reader = try open()
+        let reader = try open(region)
         // The decoder must be able to run a whole chunk's advance ahead, or the pipeline would
         // wait on it every chunk (and ChunkedRowPipeline would take that for a slow decoder).
+        // A group of red-eye areas is converted whole, at its first row: its rows come on top,
+        // and so do the rows the decoded region grew by above the plan's.
+        let regionRows = regionPass.tallestGroup + (plan.sourceRegion.y - region.y)
         let decoded = SourceRowWindow<UInt8>(top: region.y, bottom: region.y + region.height, width: reader.width,
-                                             capacity: needs.monotone ? 2 * needs.span + Self.readAhead : region.height)
-        let stream = SampledStream(plan: plan, space: program.space, sampler: sampler, needs: needs, pipeline: pipeline,
-                                   columnOffset: reader.columnOffset, sink: sink)
-        if let memo = program.storedFrameMemo() {
+                                             capacity: needs.monotone ? 2 * needs.span + Self.readAhead + regionRows
+                                                                      : region.height)
+        let exactEncoding = !program.storedRegion.isEmpty || !program.outputPositional.isEmpty
+        let stream = SampledStream(plan: plan, space: program.space, exactEncoding: exactEncoding,
+                                   sampler: sampler, needs: needs, pipeline: pipeline, columnOffset: reader.columnOffset,
+                                   sink: sink)
+        let memo = program.storedFrameMemo()
+        if memo != nil || !regionPass.isEmpty {
             // The stored-frame kernels run once per source pixel (once per distinct colour,
             // through the memo), on every core, as rows are needed: the decoder thread, which
             // is what a reduced render waits on, only decodes. Rows are converted when a chunk
@@ -150,9 +163,12 @@ struct FusedRenderer {
             // the region's rows above its taps) and no read-ahead.
             let firstNeed = needs.sourceRows(0..<min(plan.outputSize.height, pipeline.chunkRows))?.lowerBound ?? region.y
             let working = SourceRowWindow<Float>(top: decoded.top, bottom: decoded.bottom, width: reader.width,
-                                                 capacity: needs.monotone ? needs.span + max(0, firstNeed - region.y)
+                                                 capacity: needs.monotone ? needs.span + max(0, firstNeed - region.y) + regionRows
                                                                           : region.height)
-            let conversion = StoredFrameConversion(decoded: decoded, working: working, memo: memo)
+            let conversion = StoredFrameConversion(decoded: decoded, working: working, memo: memo,
+                                                   kernels: program.storedFrame, space: program.space,
+                                                   regionPass: regionPass, imageSize: plan.decodedSize,
+                                                   columnOffset: reader.columnOffset)
             try withDecoderThread(reader: reader, window: decoded) {
                 try stream.run(texels: FloatTexels(), window: working, ready: conversion.convert(through:))
             }
@@ -171,8 +187,7 @@ struct FusedRenderer {
 
     // MARK: the decoder thread
 
-    private func openReader(_ jpeg: UnsafeBufferPointer<UInt8>) throws -> JPEGRegionReader {
-        let region = plan.sourceRegion
+    private func openReader(_ jpeg: UnsafeBufferPointer<UInt8>, region: PixelRect) throws -> JPEGRegionReader {
         let reader = try JPEGRegionReader(bytes: jpeg, scale: plan.decodeScale, columns: region.x..<(region.x + region.width),
                                           firstRow: region.y, tolerateWarnings: decoder.tolerateWarnings,
                                           allowManyScans: decoder.allowManyScans)
@@ -286,6 +301,8 @@ private struct SourceRowNeeds {
 private struct SampledStream {
     let plan: RenderPlan
     let space: WorkingSpace
+    /// Shrink through the exact encoding curve, not `EncodingTable`.
+    let exactEncoding: Bool
     let sampler: OutputRowSampler
     let needs: SourceRowNeeds
     let pipeline: ChunkedRowPipeline
@@ -296,8 +313,8 @@ private struct SampledStream {
     /// Runs the pipeline on `window`, once `ready(v)` has made rows through v available there.
     func run<Texels: TexelReader>(texels: Texels, window: SourceRowWindow<Texels.Element>,
                                   ready: @escaping (Int) throws -> Void) throws {
-        let maker = SampledRowMaker(plan: plan, space: space, sampler: sampler, window: window, texels: texels,
-                                    columnOffset: columnOffset)
+        let maker = SampledRowMaker(plan: plan, space: space, exactEncoding: exactEncoding, sampler: sampler,
+                                    window: window, texels: texels, columnOffset: columnOffset)
         let scratch = (0..<ChunkedRowPipeline.workers).map { _ in
             SampledRowScratch(rowWidth: needs.shrinkTemplate == nil ? sampler.columns : plan.outputSize.width,
                               shrink: needs.shrinkTemplate)
@@ -324,10 +341,17 @@ private struct SampledRowMaker<Texels: TexelReader> {
     /// Only the table the render uses is built (each is built once per process).
     let quantizer: ByteQuantizer?
     let encode: EncodingTable?
+    /// Encode for the shrink through `space.encoded` itself (a `powf` a value) rather than the
+    /// table: for the chains the reference pipeline used to render (red-eye, vignette), whose
+    /// output must not move. Their values often come straight from 8-bit texels, and the average of those
+    /// lands on a rounding tie (an average of n and n + 1), where the table's last bit decides.
+    let exactEncoding: Bool
+    let space: WorkingSpace
 
-    init(plan: RenderPlan, space: WorkingSpace, sampler: OutputRowSampler, window: SourceRowWindow<Texels.Element>,
-         texels: Texels, columnOffset: Int) {
+    init(plan: RenderPlan, space: WorkingSpace, exactEncoding: Bool, sampler: OutputRowSampler,
+         window: SourceRowWindow<Texels.Element>, texels: Texels, columnOffset: Int) {
         (self.sampler, self.window, self.texels, self.columnOffset) = (sampler, window, texels, columnOffset)
+        (self.space, self.exactEncoding) = (space, exactEncoding)
         outputWidth = plan.outputSize.width
         quantizer = plan.needsResample ? nil : ByteQuantizer.shared(for: space)
         encode = plan.needsResample ? EncodingTable.shared(for: space) : nil
@@ -353,9 +377,16 @@ private struct SampledRowMaker<Texels: TexelReader> {
         for y in rows {
             scratch.shrink!.row(y, into: scratch.row) { k, gridRow in
                 sampler.sampleRow(k, window: window, columnOffset: columnOffset, texels: texels, into: gridRow)
-                for x in 0..<gridWidth {
-                    let p = gridRow + x * 4
-                    p[0] = encode(p[0]); p[1] = encode(p[1]); p[2] = encode(p[2])
+                if exactEncoding {
+                    for x in 0..<gridWidth {
+                        let p = gridRow + x * 4
+                        p[0] = space.encoded(p[0]); p[1] = space.encoded(p[1]); p[2] = space.encoded(p[2])
+                    }
+                } else {
+                    for x in 0..<gridWidth {
+                        let p = gridRow + x * 4
+                        p[0] = encode(p[0]); p[1] = encode(p[1]); p[2] = encode(p[2])
+                    }
                 }
             }
             FusedRenderer.quantize(scratch.row, count: outputWidth, into: buffer + (y - rows.lowerBound) * outputWidth * 4,
@@ -412,37 +443,99 @@ private final class DecodeJob {
     }
 }
 
-/// Decoded rows → working-space rows through the stored-frame colour memo, as far down as the
-/// sampler needs, the new rows split over the cores, releasing each decoded row once converted.
+/// Decoded rows → working-space rows through the stored-frame colour memo (the decode table alone
+/// when the chain has no stored-frame kernels), as far down as the sampler needs, the new rows
+/// split over the cores, releasing each decoded row once converted.
+///
+/// A group of red-eye areas (`StoredRegionPass.Group`) is converted whole when the conversion
+/// first reaches its rows, as the reference pipeline does it: decoded values through the table,
+/// the group's repairs in order, then the stored-frame kernels.
 private final class StoredFrameConversion {
     let decoded: SourceRowWindow<UInt8>, working: SourceRowWindow<Float>
-    let memo: ColourMemo<SIMD3<Float>>
-    private var next: Int
+    let memo: ColourMemo<SIMD3<Float>>?
+    /// The stored-frame kernels the memo runs, for the pixels a repair changed.
+    let kernels: [any PixelKernel]
+    let space: WorkingSpace
+    /// Decoded byte → working value (`space.fromByte`).
+    private let table: UnsafeMutablePointer<Float>
+    private let groups: [StoredRegionPass.Group]
+    /// The working rows as the repairs see them (image coordinates).
+    private let pixels: StoredPixels
+    private var next: Int, nextGroup = 0
 
-    init(decoded: SourceRowWindow<UInt8>, working: SourceRowWindow<Float>, memo: ColourMemo<SIMD3<Float>>) {
-        (self.decoded, self.working, self.memo, next) = (decoded, working, memo, decoded.top)
+    init(decoded: SourceRowWindow<UInt8>, working: SourceRowWindow<Float>, memo: ColourMemo<SIMD3<Float>>?,
+         kernels: [any PixelKernel], space: WorkingSpace, regionPass: StoredRegionPass, imageSize: PixelSize,
+         columnOffset: Int) {
+        (self.decoded, self.working, self.memo, self.kernels, self.space) = (decoded, working, memo, kernels, space)
+        table = .allocate(capacity: 256)
+        table.initialize(from: space.fromByte, count: 256)
+        groups = regionPass.groups
+        pixels = StoredPixels(size: imageSize, columnOffset: columnOffset) { working.row($0) }
+        next = decoded.top
     }
 
-    /// Converts rows through v (clamped to the region).
+    deinit { table.deallocate() }
+
+    /// Converts rows through v (clamped to the region), and on through the last row of every
+    /// red-eye group these rows reach.
     func convert(through v: Int) throws {
         try decoded.waitUntilDecoded(through: v)
-        let last = min(v, decoded.bottom - 1)
+        var last = min(v, decoded.bottom - 1)
         guard next <= last else { return }
+        let firstGroup = nextGroup
+        while nextGroup < groups.count, groups[nextGroup].rows.lowerBound <= last {
+            last = max(last, min(groups[nextGroup].rows.upperBound, decoded.bottom) - 1)
+            nextGroup += 1
+        }
+        let repaired = groups[firstGroup..<nextGroup]
+        if !repaired.isEmpty { try decoded.waitUntilDecoded(through: last) }
         // Never waits: rows above the current chunk's were released before it was asked for.
         guard working.waitForRoom(through: last) else { throw CancellationError() }
-        let (rows, width) = (next..<(last + 1), decoded.width)
-        let cells = memo.cells
-        ParallelRows.forEachPart(of: rows, parts: min(ChunkedRowPipeline.workers, rows.count)) { _, rows in
-            for y in rows {
-                let (row, slot) = (decoded.row(y), working.row(y))
-                for x in 0..<width {
-                    let value = cells.value(row[x * 3], row[x * 3 + 1], row[x * 3 + 2])
-                    slot[x * 3] = value.x; slot[x * 3 + 1] = value.y; slot[x * 3 + 2] = value.z
-                }
-            }
-        }
+        convertRows(next..<(last + 1), raw: repaired)
+        for group in repaired { repair(group) }
         working.finishRows(through: last)
         next = last + 1
         decoded.release(below: next)
+    }
+
+    /// Converts `rows` on every core: through the memo, or through the table alone for rows of
+    /// the groups about to be repaired (and every row when there is no memo).
+    private func convertRows(_ rows: Range<Int>, raw: ArraySlice<StoredRegionPass.Group>) {
+        let (width, cells, table) = (decoded.width, memo?.cells, table)
+        ParallelRows.forEachPart(of: rows, parts: min(ChunkedRowPipeline.workers, rows.count)) { _, rows in
+            for y in rows {
+                let (row, slot) = (decoded.row(y), working.row(y))
+                if let cells, !raw.contains(where: { $0.rows.contains(y) }) {
+                    for x in 0..<width {
+                        let value = cells.value(row[x * 3], row[x * 3 + 1], row[x * 3 + 2])
+                        slot[x * 3] = value.x; slot[x * 3 + 1] = value.y; slot[x * 3 + 2] = value.z
+                    }
+                } else {
+                    for i in 0..<(width * 3) { slot[i] = table[Int(row[i])] }
+                }
+            }
+        }
+    }
+
+    /// Runs the group's repairs on its rows (decoded values through the table), then the
+    /// stored-frame kernels: exactly, on the pixels a repair changed; through the memo on the
+    /// others (the same kernels on the same values).
+    private func repair(_ group: StoredRegionPass.Group) {
+        for piece in group.pieces { piece.apply(pixels, space) }
+        guard let cells = memo?.cells else { return }
+        let width = decoded.width
+        for y in group.rows {
+            let (row, slot) = (decoded.row(y), working.row(y))
+            for x in 0..<width {
+                let (b, s) = (row + x * 3, slot + x * 3)
+                if s[0].bitPattern == table[Int(b[0])].bitPattern, s[1].bitPattern == table[Int(b[1])].bitPattern,
+                   s[2].bitPattern == table[Int(b[2])].bitPattern {
+                    let value = cells.value(b[0], b[1], b[2])
+                    s[0] = value.x; s[1] = value.y; s[2] = value.z
+                } else {
+                    for kernel in kernels { kernel.apply(&s[0], &s[1], &s[2]) }
+                }
+            }
+        }
     }
 }

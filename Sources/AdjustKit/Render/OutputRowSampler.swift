@@ -1,7 +1,9 @@
 /// The geometry (geometry.md §1): output pixel centres mapped by T⁻¹ into the source, bilinear
 /// with texel centres at integer + ½, transparent outside the source (interpolated
 /// premultiplied), alpha × the crop's coverage of the output pixel; then the output-frame colour
-/// kernels. One row of the sampling grid at a time, from the source rows in a `SourceRowWindow`.
+/// kernels, per-colour then position-dependent (a vignette, which gets the pixel's centre in the
+/// sampling grid). One row of the sampling grid at a time, from the source rows in a
+/// `SourceRowWindow`.
 ///
 /// Positions are computed in Double (they must stay exact to a small fraction of a pixel on any
 /// photo); weights and colours in Float. An integer translation lands exactly on texel centres:
@@ -12,6 +14,8 @@ struct OutputRowSampler: Sendable {
     let centreX: [Double], centreY: [Double]
     let coverageX: [Double], coverageY: [Double]
     let outputKernels: [any PixelKernel]
+    /// Run after `outputKernels`, on pixels of the sampling grid.
+    let positionalKernels: [any PositionalKernel]
     /// T⁻¹ is a translation and the grid's columns are one decoded pixel apart: every pixel of
     /// a row then has the same bilinear weights (the row pitch does not matter).
     let isUnitTranslation: Bool
@@ -19,7 +23,7 @@ struct OutputRowSampler: Sendable {
     /// row of full coverage their samples with all four taps inside are opaque, alpha exactly 1.
     let fullCoverageColumns: Range<Int>
 
-    init(plan: RenderPlan, outputKernels: [any PixelKernel]) {
+    init(plan: RenderPlan, outputKernels: [any PixelKernel], positionalKernels: [any PositionalKernel] = []) {
         let grid = plan.samplingGrid
         guard let inverse = plan.transform.inverted else { preconditionFailure("the planner rejects singular transforms") }
         let (pw, ph) = (grid.pixelWidth, grid.pixelHeight)
@@ -29,7 +33,7 @@ struct OutputRowSampler: Sendable {
         centreY = (0..<grid.size.height).map { grid.extent.maxY - (Double($0) + 0.5) * ph }
         coverageX = Self.coverage(centres: centreX, pitch: pw, keptFrom: plan.cropRect?.minX, to: plan.cropRect?.maxX)
         coverageY = Self.coverage(centres: centreY, pitch: ph, keptFrom: plan.cropRect?.minY, to: plan.cropRect?.maxY)
-        self.outputKernels = outputKernels
+        (self.outputKernels, self.positionalKernels) = (outputKernels, positionalKernels)
         isUnitTranslation = pw == 1 && inverse.a == 1 && inverse.b == 0 && inverse.c == 0 && inverse.d == 1
         // Coverage falls below 1 only towards the edges, so the full columns are one range.
         let first = coverageX.firstIndex(of: 1) ?? 0
@@ -70,7 +74,7 @@ struct OutputRowSampler: Sendable {
     }
 
     /// Bilinear samples of grid row j as unpremultiplied working-space RGBA (alpha = coverage),
-    /// output-frame kernels applied, into `out` (4 floats a pixel). `window` holds the decoded columns starting at
+    /// output-frame kernels (per-colour, then positional) applied, into `out` (4 floats a pixel). `window` holds the decoded columns starting at
     /// `columnOffset`; `texels` turns one of its pixels into working-space RGB.
     ///
     /// The row is three runs of columns: those before and after the interior run are sampled one
@@ -163,7 +167,11 @@ private struct GridRowSampling<Texels: TexelReader> {
     let centreX: UnsafeBufferPointer<Double>, coverageX: UnsafeBufferPointer<Double>
     let out: UnsafeMutablePointer<Float>
     let outputKernels: [any PixelKernel]
+    let positionalKernels: [any PositionalKernel]
+    /// Any output-frame kernel at all (the opaque run's shortcut skips them).
     let hasOutputKernels: Bool
+    /// The row's centre in the grid, and the grid's size, for the positional kernels.
+    let rowCentre: Float, gridWidth: Float, gridHeight: Float
     let isUnitTranslation: Bool, fullCoverageColumns: Range<Int>
     /// The decoded image's size; the window's columns and rows.
     let W: Int, H: Int, left: Int, right: Int, top: Int, bottom: Int
@@ -178,7 +186,9 @@ private struct GridRowSampling<Texels: TexelReader> {
          out: UnsafeMutablePointer<Float>) {
         (inverse, self.window, self.texels, self.centreX, self.coverageX, self.out) =
             (sampler.inverse, window, texels, centreX, coverageX, out)
-        (outputKernels, hasOutputKernels) = (sampler.outputKernels, !sampler.outputKernels.isEmpty)
+        (outputKernels, positionalKernels) = (sampler.outputKernels, sampler.positionalKernels)
+        hasOutputKernels = !outputKernels.isEmpty || !positionalKernels.isEmpty
+        (rowCentre, gridWidth, gridHeight) = (Float(j) + 0.5, Float(sampler.columns), Float(sampler.rows))
         (isUnitTranslation, fullCoverageColumns) = (sampler.isUnitTranslation, sampler.fullCoverageColumns)
         (W, H) = (sampler.plan.decodedSize.width, sampler.plan.decodedSize.height)
         (left, right) = (columnOffset, columnOffset + window.width)
@@ -215,7 +225,12 @@ private struct GridRowSampling<Texels: TexelReader> {
         let alpha = Float(Double(a) * coverageX[i] * coverY)
         if alpha > 0 {
             o[0] = r; o[1] = g; o[2] = b; o[3] = alpha
-            if hasOutputKernels { for kernel in outputKernels { kernel.apply(&o[0], &o[1], &o[2]) } }
+            if hasOutputKernels {
+                for kernel in outputKernels { kernel.apply(&o[0], &o[1], &o[2]) }
+                for kernel in positionalKernels {
+                    kernel.apply(&o[0], &o[1], &o[2], x: Float(i) + 0.5, y: rowCentre, width: gridWidth, height: gridHeight)
+                }
+            }
         } else {
             o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0
         }
