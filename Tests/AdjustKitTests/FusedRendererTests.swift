@@ -125,8 +125,8 @@ final class FusedRendererTests: XCTestCase {
 
     /// Corrections around the photo's reddest pixel — overlapping ones (their order matters), one
     /// cut by the crop's edge (its area is decoded whole), one the crop leaves out, a convex hull
-    /// and one outside the image (warnings) — with and without stored-frame colour and a
-    /// straighten, at full size, 1/2, 1/4, 1/8 and a shrink.
+    /// and one outside the image (warnings) — with and without stored-frame colour, a straighten
+    /// and a half turn, at full size, 1/2, 1/4, 1/8 and a shrink.
     func testRedEyeChainsAreBitIdenticalToTheReference() throws {
         let folder = try ScratchFolder.make("fused-red-eye")
         defer { ScratchFolder.remove(folder) }
@@ -145,6 +145,8 @@ final class FusedRendererTests: XCTestCase {
             ("crop leaving the area out",
              EditChain(redEye: redEye, crop: spot.x > stored.size.width / 2 ? Crop(x: 0, y: 0, width: W / 3, height: H)
                                                                           : Crop(x: W * 2 / 3, y: 0, width: W / 3, height: H))),
+            ("half turn (the window holds the whole region)",
+             EditChain(redEye: redEye, affine: AffineMap(a: -1, b: 0, c: 0, d: -1, tx: W, ty: H))),
             ("vibrance, straighten, fractional crop",
              EditChain(redEye: redEye, vibrance: Vibrance(amount: 0.3), affine: straighten,
                        crop: Crop(x: Double(spot.x) - 10.5, y: 30, width: 900.25, height: H - 200))),

@@ -74,8 +74,9 @@ struct OutputRowSampler: Sendable {
     }
 
     /// Bilinear samples of grid row j as unpremultiplied working-space RGBA (alpha = coverage),
-    /// output-frame kernels (per-colour, then positional) applied, into `out` (4 floats a pixel). `window` holds the decoded columns starting at
-    /// `columnOffset`; `texels` turns one of its pixels into working-space RGB.
+    /// output-frame kernels (per-colour, then positional) applied, into `out` (4 floats a pixel).
+    /// `window` holds the decoded columns starting at `columnOffset`; `texels` turns one of its
+    /// pixels into working-space RGB.
     ///
     /// The row is three runs of columns: those before and after the interior run are sampled one
     /// by one at their own positions (`GridRowSampling.sampleAnywhere`); the interior run of a
@@ -97,9 +98,10 @@ struct OutputRowSampler: Sendable {
 
     /// The four taps' weighted sum (all inside the window), in the reference order.
     @inline(__always)
-    fileprivate static func blend<Texels: TexelReader>(_ p0: UnsafeMutablePointer<Texels.Element>, _ p1: UnsafeMutablePointer<Texels.Element>,
-                                            _ w00: Float, _ w10: Float, _ w01: Float, _ w11: Float,
-                                            texels: Texels) -> (Float, Float, Float) {
+    fileprivate static func blend<Texels: TexelReader>(_ p0: UnsafeMutablePointer<Texels.Element>,
+                                                       _ p1: UnsafeMutablePointer<Texels.Element>,
+                                                       _ w00: Float, _ w10: Float, _ w01: Float, _ w11: Float,
+                                                       texels: Texels) -> (Float, Float, Float) {
         let (c00, c10, c01, c11) = (texels.working(p0), texels.working(p0 + 3), texels.working(p1), texels.working(p1 + 3))
         return (w00 * c00.0 + w10 * c10.0 + w01 * c01.0 + w11 * c11.0,
                 w00 * c00.1 + w10 * c10.1 + w01 * c01.1 + w11 * c11.1,
