@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What `adjust batch` says on standard error while it works, and the counts it keeps.
 ///
@@ -25,7 +24,7 @@ final class BatchProgress: Sendable {
         var lastName = ""
         var barShown = false
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private static let barWidth = 20
 
     init(total: Int, interactive: Bool = isatty(2) == 1) {

@@ -1,7 +1,6 @@
 import AdjustKit
 import ArgumentParser
 import Foundation
-import Synchronization
 
 struct FidelityCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -119,11 +118,11 @@ private final class FidelityOutput: Sendable {
         var nextToPrint = 0
         var counts: [FidelityReport.Status: Int] = [:]
     }
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let json: Bool
 
     init(count: Int, json: Bool) {
-        state = Mutex(State(reports: Array(repeating: nil, count: count)))
+        state = Locked(State(reports: Array(repeating: nil, count: count)))
         self.json = json
     }
 

@@ -1,9 +1,8 @@
-import Synchronization
 
 /// Hands out the indices 0..<count, each once, to whichever worker asks (`batch` and `fidelity`
 /// workers).
 final class WorkQueue: Sendable {
-    private let position = Mutex(0)
+    private let position = Locked(0)
     private let count: Int
 
     init(count: Int) { self.count = count }

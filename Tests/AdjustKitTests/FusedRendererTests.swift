@@ -5,7 +5,8 @@ import XCTest
 /// (`Renderer.renderReference`): identical bits at full size and DCT scales, colour chains
 /// included (`ColourMemo` runs the exact kernels); within one code on a few pixels in 10⁴ where
 /// the plan area-shrinks (`--max-size`, and colour chains at a DCT scale, which oversample): the
-/// shrink's encoding-curve table; and the streamed JPEG equal to encoding the raster.
+/// shrink's encoding-curve table; and the streamed JPEG equal to encoding the raster. Red-eye
+/// chains (a region kernel, run on the rows of its areas) included.
 final class FusedRendererTests: XCTestCase {
     static let sizes: [SizeRequest] = [.full, .scale(DecodeScale(numerator: 4)!), .scale(DecodeScale(numerator: 3)!),
                                        .scale(DecodeScale(numerator: 1)!), .maxSize(500), .maxSize(97)]
@@ -106,5 +107,207 @@ final class FusedRendererTests: XCTestCase {
             let (a, b) = (try JPEGDecoder().decode(streamed.bytes), try JPEGDecoder().decode(encoded))
             XCTAssertEqual(a, b, "\(image) \(xmp): the streamed JPEG decodes to other pixels")
         }
+    }
+
+    // MARK: red-eye (a region kernel) on the streaming renderer
+
+    /// The real fixture's correction (a progressive JPEG) at full size, DCT scales and a shrink,
+    /// in both working spaces.
+    func testRedEyeFixtureIsBitIdenticalToTheReference() throws {
+        for size in Self.sizes + [.scale(DecodeScale(numerator: 2)!)] {
+            for space in WorkingSpace.allCases {
+                try Self.assertFusedMatchesReference(TestFixtures.image("progressive-960x1280.jpg"),
+                                                editPath: TestFixtures.xmp("colour/red-eye.xmp"), size: size, space: space,
+                                                label: "red-eye.xmp \(size) \(space)")
+            }
+        }
+    }
+
+    /// Corrections around the photo's reddest pixel — overlapping ones (their order matters), one
+    /// cut by the crop's edge (its area is decoded whole), one the crop leaves out, a convex hull
+    /// and one outside the image (warnings) — with and without stored-frame colour, a straighten
+    /// and a half turn, at full size, 1/2, 1/4, 1/8 and a shrink.
+    func testRedEyeChainsAreBitIdenticalToTheReference() throws {
+        let folder = try ScratchFolder.make("fused-red-eye")
+        defer { ScratchFolder.remove(folder) }
+        let path = TestFixtures.image("Landscape_1.jpg")
+        let stored = try JPEGDecoder().decode(TestFixtures.bytes(path))
+        let redEye = try Self.redEyeEdit(stored)
+        let spot = Self.reddest(stored)
+        let (W, H) = (Double(stored.size.width), Double(stored.size.height))
+        let straighten = AffineMap(a: 0.99863, b: -0.052336, c: 0.052336, d: 0.99863, tx: -40, ty: 60)
+        let chains: [(String, EditChain)] = [
+            ("red-eye", EditChain(redEye: redEye)),
+            ("crop cutting the area (left edge)",
+             EditChain(redEye: redEye, crop: Crop(x: Double(spot.x), y: 0, width: W - Double(spot.x), height: H))),
+            ("crop cutting the area (top edge)",
+             EditChain(redEye: redEye, crop: Crop(x: 0, y: 0, width: W, height: H - Double(spot.y) - 3))),
+            ("crop leaving the area out",
+             EditChain(redEye: redEye, crop: spot.x > stored.size.width / 2 ? Crop(x: 0, y: 0, width: W / 3, height: H)
+                                                                          : Crop(x: W * 2 / 3, y: 0, width: W / 3, height: H))),
+            ("half turn (the window holds the whole region)",
+             EditChain(redEye: redEye, affine: AffineMap(a: -1, b: 0, c: 0, d: -1, tx: W, ty: H))),
+            ("vibrance, straighten, fractional crop",
+             EditChain(redEye: redEye, vibrance: Vibrance(amount: 0.3), affine: straighten,
+                       crop: Crop(x: Double(spot.x) - 10.5, y: 30, width: 900.25, height: H - 200))),
+        ]
+        for (name, chain) in chains {
+            let xmp = folder.appendingPathComponent("edit.xmp")
+            try chain.adjustmentXMP().write(to: xmp, atomically: true, encoding: .utf8)
+            for size in Self.sizes + [.scale(DecodeScale(numerator: 2)!)] {
+                for space in WorkingSpace.allCases {
+                    try Self.assertFusedMatchesReference(path, editPath: xmp.path, size: size, space: space,
+                                                    label: "\(name) \(size) \(space)")
+                }
+            }
+        }
+    }
+
+    /// Every EXIF orientation (the stored frame is what the corrections and the repair use).
+    func testRedEyeUnderEveryOrientationIsBitIdenticalToTheReference() throws {
+        let folder = try ScratchFolder.make("fused-red-eye-orientation")
+        defer { ScratchFolder.remove(folder) }
+        for n in 0...8 {
+            let path = TestFixtures.image("Landscape_\(n).jpg")
+            let redEye = try Self.redEyeEdit(try JPEGDecoder().decode(TestFixtures.bytes(path)))
+            let xmp = folder.appendingPathComponent("edit-\(n).xmp")
+            try EditChain(redEye: redEye, vibrance: Vibrance(amount: -0.4)).adjustmentXMP()
+                .write(to: xmp, atomically: true, encoding: .utf8)
+            for size in [SizeRequest.full, .scale(DecodeScale(numerator: 2)!), .maxSize(300)] {
+                try Self.assertFusedMatchesReference(path, editPath: xmp.path, size: size, space: .linear,
+                                                label: "Landscape_\(n) \(size)")
+            }
+        }
+    }
+
+    /// The streamed JPEG of a red-eye chain (no raster in between) equals encoding the raster.
+    func testStreamedJPEGWithRedEyeDecodesLikeTheEncodedRaster() throws {
+        let edit = try PhotoEdit(imagePath: TestFixtures.image("progressive-960x1280.jpg"),
+                                 editPath: TestFixtures.xmp("colour/red-eye.xmp"))
+        let streamed = try edit.renderer.renderEncoded(edit.plan, jpeg: edit.jpeg, format: .jpeg, quality: 90)
+        let raster = try edit.render()
+        let encoded = try JPEGEncoder.encode(raster.image, quality: 90, compositingIn: raster.workingSpace)
+        XCTAssertEqual(try JPEGDecoder().decode(streamed.bytes), try JPEGDecoder().decode(encoded))
+        XCTAssertEqual(streamed.warnings, raster.warnings)
+    }
+
+    // MARK: the vignette (a position-dependent kernel) on the streaming renderer
+
+    /// Vignettes (darkening, lightening, hard and soft edges), alone and after stored- and
+    /// output-frame colour, with a straighten and fractional crop and with red-eye, at full size,
+    /// DCT scales and shrinks, in both working spaces; and under every EXIF orientation.
+    func testVignetteChainsAreBitIdenticalToTheReference() throws {
+        let jpeg = try TestFixtures.bytes(TestFixtures.image("Landscape_1.jpg"))
+        let stored = try JPEGDecoder().decode(jpeg)
+        let redEye = try Self.redEyeEdit(stored)
+        let straighten = AffineMap(a: 0.99863, b: -0.052336, c: 0.052336, d: 0.99863, tx: -40, ty: 60)
+        let vignettes = [Vignette(intensity: 0.5), Vignette(intensity: 1, radius: 0.8, falloff: 0.3),
+                         Vignette(intensity: -0.6, radius: 0.5, falloff: 0.7), Vignette(intensity: 0.7, radius: 0.3, falloff: 0)]
+        var chains = vignettes.map { ("\($0)", EditChain([$0])) }
+        chains += [
+            ("vibrance, smart colour, vignette", EditChain([Vibrance(amount: 0.4), SmartColor(color: 0.5), vignettes[0]])),
+            ("straighten, fractional crop, vignette",
+             EditChain([straighten, Crop(x: 20, y: 30, width: 1600.5, height: 1000.25), vignettes[2]])),
+            ("red-eye, vignette", EditChain([redEye, vignettes[1]])),
+        ]
+        for (name, chain) in chains {
+            for size in Self.sizes + [.scale(DecodeScale(numerator: 2)!)] {
+                for space in WorkingSpace.allCases {
+                    let renderer = Renderer(colour: ColourOptions(workingSpace: space))
+                    let plan = try RenderPlanner().plan(storedSize: stored.size, exifOrientation: nil, chain: chain, size: size)
+                    try Self.assertFusedMatchesReference(plan, original: .jpeg(jpeg), renderer: renderer,
+                                                         label: "\(name) \(size) \(space)")
+                }
+            }
+        }
+        for n in 0...8 {
+            let jpeg = try TestFixtures.bytes(TestFixtures.image("Landscape_\(n).jpg"))
+            let stored = try JPEGDecoder().decode(jpeg).size
+            for size in [SizeRequest.full, .scale(DecodeScale(numerator: 2)!), .maxSize(300)] {
+                let plan = try RenderPlanner().plan(storedSize: stored, exifOrientation: ExifOrientation.value(inJPEG: jpeg),
+                                                    chain: EditChain([vignettes[1]]), size: size)
+                try Self.assertFusedMatchesReference(plan, original: .jpeg(jpeg), renderer: Renderer(),
+                                                     label: "Landscape_\(n) vignette \(size)")
+            }
+        }
+    }
+
+    /// The streamed JPEG of a vignette chain equals encoding the raster.
+    func testStreamedJPEGWithVignetteDecodesLikeTheEncodedRaster() throws {
+        let jpeg = try TestFixtures.bytes(TestFixtures.image("Landscape_1.jpg"))
+        let stored = try JPEGDecoder().decode(jpeg).size
+        let plan = try RenderPlanner().plan(storedSize: stored, exifOrientation: nil,
+                                            chain: EditChain([Vignette(intensity: 0.8)]), size: .maxSize(500))
+        let streamed = try Renderer().renderEncoded(plan, jpeg: jpeg, format: .jpeg, quality: 90)
+        let raster = try Renderer().render(plan, jpeg: jpeg)
+        let encoded = try JPEGEncoder.encode(raster.image, quality: 90, compositingIn: raster.workingSpace)
+        XCTAssertEqual(try JPEGDecoder().decode(streamed.bytes), try JPEGDecoder().decode(encoded))
+    }
+
+    /// Renders `imagePath` with `editPath` (a red-eye chain) both ways and compares.
+    static func assertFusedMatchesReference(_ imagePath: String, editPath: String, size: SizeRequest, space: WorkingSpace,
+                                            label: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let renderer = Renderer(colour: ColourOptions(workingSpace: space))
+        let edit = try PhotoEdit(imagePath: imagePath, editPath: editPath, size: size, renderer: renderer)
+        try assertFusedMatchesReference(edit.plan, original: edit.original, renderer: renderer, label: label,
+                                        file: file, line: line)
+    }
+
+    /// Renders `plan` (a chain with a region or a position-dependent kernel, which the reference
+    /// pipeline rendered before the streaming one could) both ways and compares images and
+    /// warnings: identical bits, a shrink included (these chains shrink through the exact
+    /// encoding curve).
+    static func assertFusedMatchesReference(_ plan: RenderPlan, original: OriginalImage, renderer: Renderer, label: String,
+                                            file: StaticString = #filePath, line: UInt = #line) throws {
+        let program = try ColourProgram(chain: plan.rescaledChain, options: renderer.colour)
+        XCTAssertFalse(program.storedRegion.isEmpty && program.outputPositional.isEmpty, label, file: file, line: line)
+        let reference = try renderer.renderReference(plan, original: original, program: program)
+        let fused = try renderer.render(plan, original: original)
+        XCTAssertEqual(fused.image.size, reference.image.size, label, file: file, line: line)
+        XCTAssertEqual(fused.warnings, reference.warnings, label, file: file, line: line)
+        XCTAssertTrue(fused.image == reference.image,
+                      "\(label): \(ImageMetrics.differences(TestImage(fused.image), TestImage(reference.image)))",
+                      file: file, line: line)
+    }
+
+    /// The stored image's reddest pixel, by the repair's own measure (filters.md §5).
+    static func reddest(_ image: RGB8Image) -> (x: Int, y: Int, redness: Float) {
+        var best = (x: 0, y: 0, redness: -Float.infinity)
+        for y in 0..<image.size.height {
+            for x in 0..<image.size.width {
+                let p = (y * image.size.width + x) * 3
+                let (r, g, b) = (Float(image.pixels[p]) / 255, Float(image.pixels[p + 1]) / 255, Float(image.pixels[p + 2]) / 255)
+                let redness = (r - max(g, b)) / (r + 0.05)
+                if redness > best.redness { best = (x, y, redness) }
+            }
+        }
+        return best
+    }
+
+    /// Corrections for `stored` (its own frame): two overlapping ones on its reddest pixel, a
+    /// convex hull, one outside the image, one in the far corner; the repair must change pixels.
+    static func redEyeEdit(_ stored: RGB8Image, file: StaticString = #filePath, line: UInt = #line) throws -> RedEyeCorrections {
+        let (W, H) = (stored.size.width, stored.size.height)
+        let spot = Self.reddest(stored)
+        func correction(_ x: Int, _ y: Int, half: Int) -> RedEyeCorrection {
+            let (x0, x1) = (max(0, x - half), min(W, x + half)), (y0, y1) = (max(0, y - half), min(H, y + half))
+            return RedEyeCorrection(naming: .short, fields: [
+                "p": "\(Double(x) / Double(W)) \(1 - Double(y) / Double(H)) 0.02", "s": "\(x) \(y)",
+                "b": "\(x) \(y) 0.2", "ps": "0.1 0.2 0.3 0.25", "rr": "\(y0) \(y1) \(x0) \(x1)"])
+        }
+        let corrections = [
+            correction(spot.x, spot.y, half: 40),
+            correction(min(W - 1, spot.x + 17), min(H - 1, spot.y + 11), half: 30),
+            RedEyeCorrection(naming: .short, fields: ["p": "0.5 0.5 0.05", "hb": "1 2 3 4"]),
+            RedEyeCorrection(naming: .short, fields: ["rr": "-90 -20 -90 -20"]),
+            correction(spot.x < W / 2 ? W - 30 : 30, spot.y < H / 2 ? H - 30 : 30, half: 25),
+        ]
+        let redEye = RedEyeCorrections(width: Double(W), height: Double(H), isv: 1, ort: 1, snr: 1, corrections: corrections)
+        // The repair must do something here, or the comparisons prove little.
+        var working = Renderer.workingValues(of: stored, space: .linear)
+        let before = working
+        XCTAssertEqual(RedEyeRepair.apply(redEye, to: &working, space: .linear).count, 2, file: file, line: line)
+        XCTAssertNotEqual(working, before, "the corrections change no pixel (reddest: \(spot))", file: file, line: line)
+        return redEye
     }
 }

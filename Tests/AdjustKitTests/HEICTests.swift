@@ -268,6 +268,21 @@ final class HEICTests: XCTestCase {
         }
     }
 
+    /// A red-eye chain on a HEIC through the fused renderer (the repairs run on the rows copied
+    /// out of libheif's raster) against the reference pipeline, bit for bit without a shrink.
+    func testFusedRedEyeOnHEICMatchesTheReferencePipeline() throws {
+        let image = Self.heic("cheers-1440x960.heic")
+        let stored = try Renderer().heicDecoder.withDecodedRows(try TestFixtures.bytes(image)) { $0.copied() }
+        let redEye = try FusedRendererTests.redEyeEdit(stored)
+        let xmp = path("red-eye.xmp")
+        try EditChain(redEye: redEye, vibrance: Vibrance(amount: 0.3)).adjustmentXMP()
+            .write(toFile: xmp, atomically: true, encoding: .utf8)
+        for size in [SizeRequest.full, .maxSize(300), .scale(DecodeScale(numerator: 3)!)] {
+            try FusedRendererTests.assertFusedMatchesReference(image, editPath: xmp, size: size, space: .linear,
+                                                               label: "HEIC red-eye \(size)")
+        }
+    }
+
     // MARK: - Helpers
 
     static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {

@@ -11,7 +11,7 @@ struct ColourStage {
     enum Kernel {
         /// Per pixel, on its colour alone.
         case pointwise(any PixelKernel)
-        /// On a region of the whole stored image at once (red-eye repair).
+        /// On neighbourhoods of the stored image (red-eye repair): pieces, each confined to an area.
         case storedRegion(any RegionKernel)
         /// Per pixel of the output, on its colour and its place in the output (vignette).
         case outputPositional(any PositionalKernel)
@@ -33,11 +33,42 @@ struct ColourStage {
     }
 }
 
-/// Work on the whole stored image (working-space RGB) that reads and writes a neighbourhood:
-/// it runs on the reference pipeline, which holds the decoded image whole.
+/// Work on the stored image (working-space RGB) that reads and writes neighbourhoods (red-eye
+/// repair), in pieces confined to areas of the image: the whole-image reference runs every piece
+/// on the whole image; the streaming renderer runs those that can reach its output on a window
+/// of rows holding their areas (`StoredRegionPass`).
 protocol RegionKernel: Sendable {
-    /// Changes `image` in place; returns remarks (parts that could not be applied), one line each.
-    func apply(to image: inout RGBFloatImage, space: WorkingSpace) -> [String]
+    /// The work on a stored image of `imageSize` (a reduced decode's, for a reduced render).
+    func work(imageSize: PixelSize) -> RegionWork
+}
+
+/// A region kernel's work on one stored image, in order.
+struct RegionWork {
+    /// One piece: it reads and writes only pixels inside `area` (raster rectangle, top-left, in
+    /// the image), so pieces whose areas do not overlap are independent.
+    struct Piece {
+        let area: PixelRect
+        /// Runs the piece on `pixels`, which hold at least `area`.
+        let apply: (StoredPixels, WorkingSpace) -> Void
+    }
+
+    var pieces: [Piece]
+    /// Remarks about the parts that cannot be applied, one line each.
+    var warnings: [String]
+}
+
+extension RegionKernel {
+    /// Runs the whole work on `image`, in place; returns its remarks.
+    func apply(to image: inout RGBFloatImage, space: WorkingSpace) -> [String] {
+        let work = work(imageSize: image.size)
+        let size = image.size
+        image.pixels.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            let pixels = StoredPixels(size: size, columnOffset: 0) { base + $0 * size.width * 3 }
+            for piece in work.pieces { piece.apply(pixels, space) }
+        }
+        return work.warnings
+    }
 }
 
 /// A per-pixel colour operation that depends on the pixel's place in the output (before

@@ -4,7 +4,7 @@
 /// own kernel (`ColourFilter.colourStage`); this type only sorts them by role.
 struct ColourProgram: Sendable {
     let space: WorkingSpace
-    /// Work on the whole stored image, first (red-eye repair).
+    /// Work on neighbourhoods of the stored image, first (red-eye repair).
     let storedRegion: [any RegionKernel]
     let storedFrame: [any PixelKernel]
     let outputFrame: [any PixelKernel]
@@ -47,6 +47,12 @@ struct ColourProgram: Sendable {
         for kernel in storedRegion { warnings += kernel.apply(to: &image, space: space) }
         Self.apply(storedFrame, to: &image.pixels, size: image.size, channels: 3)
         return warnings
+    }
+
+    /// The region kernels' remarks on a stored image of `imageSize`: what `applyToStoredFrame`
+    /// returns for it (the streaming renderer, which runs the kernels piece by piece, reports these).
+    func storedRegionWarnings(imageSize: PixelSize) -> [String] {
+        storedRegion.flatMap { $0.work(imageSize: imageSize).warnings }
     }
 
     /// The output-frame kernels on unpremultiplied colour, alpha untouched; then the positional ones.

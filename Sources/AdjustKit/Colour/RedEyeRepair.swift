@@ -42,8 +42,15 @@ struct RedEyeRepair: RegionKernel {
     /// The edit's corrections, in the frame of the image the kernel is applied to.
     let corrections: RedEyeCorrections
 
-    func apply(to image: inout RGBFloatImage, space: WorkingSpace) -> [String] {
-        Self.apply(corrections, to: &image, space: space)
+    /// Each renderable correction is one piece, on its repair area.
+    func work(imageSize: PixelSize) -> RegionWork {
+        let (repairs, warnings) = Self.plan(corrections, imageSize: imageSize)
+        let frame = (corrections.width, corrections.height)
+        return RegionWork(pieces: repairs.map { correction, area in
+            RegionWork.Piece(area: PixelRect(x: area.x0, y: area.y0, width: area.x1 - area.x0, height: area.y1 - area.y0)) {
+                Self.repair(correction, area: area, frame: frame, pixels: $0, space: $1)
+            }
+        }, warnings: warnings)
     }
 
     static let defaultThreshold: Float = 0.5
@@ -74,28 +81,31 @@ struct RedEyeRepair: RegionKernel {
     /// As above, on a view of the stored image that holds at least every repair area (the
     /// streaming renderer's window of working rows).
     static func apply(_ redEye: RedEyeCorrections, to pixels: StoredPixels, space: WorkingSpace) -> [String] {
-        var warnings: [String] = []
+        let (repairs, warnings) = plan(redEye, imageSize: pixels.size)
+        for (correction, area) in repairs {
+            repair(correction, area: area, frame: (redEye.width, redEye.height), pixels: pixels, space: space)
+        }
+        return warnings
+    }
+
+    /// The corrections repaired in a stored image of `size`, in order, each with its repair
+    /// area; and a warning for each of the others (convex-hull, or no usable area).
+    static func plan(_ redEye: RedEyeCorrections, imageSize size: PixelSize)
+        -> (repairs: [(RedEyeCorrection, Area)], warnings: [String]) {
+        var repairs: [(RedEyeCorrection, Area)] = [], warnings: [String] = []
         for (index, correction) in redEye.corrections.enumerated() {
             let label = "CIRedEyeCorrections correction \(index + 1)"
             if correction.variant == .convexHull {
                 warnings.append("\(label): convex-hull variant (hb) is not supported; left unchanged")
                 continue
             }
-            guard let area = repairArea(of: correction, frame: (redEye.width, redEye.height), imageSize: pixels.size) else {
+            guard let area = repairArea(of: correction, frame: (redEye.width, redEye.height), imageSize: size) else {
                 warnings.append("\(label): no repair area inside the image (needs rr, or p with a size); left unchanged")
                 continue
             }
-            repair(correction, area: area, frame: (redEye.width, redEye.height), pixels: pixels, space: space)
+            repairs.append((correction, area))
         }
-        return warnings
-    }
-
-    /// The areas `redEye`'s renderable corrections may change, in a stored image of `size`.
-    static func repairAreas(_ redEye: RedEyeCorrections, imageSize size: PixelSize) -> [PixelRect] {
-        redEye.corrections.filter { $0.variant != .convexHull }.compactMap { correction in
-            repairArea(of: correction, frame: (redEye.width, redEye.height), imageSize: size)
-                .map { PixelRect(x: $0.x0, y: $0.y0, width: $0.x1 - $0.x0, height: $0.y1 - $0.y0) }
-        }
+        return (repairs, warnings)
     }
 
     /// The raster rectangles a correction may change (for tests and for inspect): x0, y0, x1, y1
@@ -134,7 +144,7 @@ struct RedEyeRepair: RegionKernel {
 
     // MARK: - The repair
 
-    private typealias Area = (x0: Int, y0: Int, x1: Int, y1: Int)
+    typealias Area = (x0: Int, y0: Int, x1: Int, y1: Int)
 
     /// The area's pixels as the repair sees them: encoded originals (unclamped, for the blend),
     /// and luma and redness of the clamped values.

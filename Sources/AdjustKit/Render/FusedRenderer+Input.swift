@@ -8,9 +8,7 @@ extension FusedRenderer {
     /// progressive file every scan) and every row read on the decoder thread, added up.
     func run(jpeg source: OriginalBytes, sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws
         -> (warnings: [String], decodeSeconds: Double) {
-        let region = plan.sourceRegion
-        let (scale, columns, firstRow) = (plan.decodeScale, region.x..<(region.x + region.width), region.y)
-        let (tolerate, manyScans) = (decoder.tolerateWarnings, decoder.allowManyScans)
+        let (scale, tolerate, manyScans) = (plan.decodeScale, decoder.tolerateWarnings, decoder.allowManyScans)
         var rows: MeasuredJPEGRows?
         func open(_ make: () throws -> JPEGRegionReader) throws -> any DecodedRowSource {
             let opened = try MeasuredJPEGRows(opening: make)
@@ -24,20 +22,22 @@ extension FusedRenderer {
         if let bytes = source.inMemory {
             // libjpeg reads the bytes in place: every use of the reader ends inside this closure.
             warnings = try bytes.withUnsafeBufferPointer { bytes in
-                try run(open: {
+                try run(open: { region in
                     try open {
-                        try JPEGRegionReader(bytes: bytes, scale: scale, columns: columns, firstRow: firstRow,
+                        try JPEGRegionReader(bytes: bytes, scale: scale, columns: region.x..<(region.x + region.width),
+                                             firstRow: region.y,
                                              tolerateWarnings: tolerate, allowManyScans: manyScans)
                     }
                 }, sink: sink)
             }
         } else {
-            warnings = try run(open: {
+            warnings = try run(open: { region in
                 try open {
                     let file = try source.reopen()!
                     do {
-                        return try JPEGRegionReader(file: file, head: source.head, scale: scale, columns: columns,
-                                                    firstRow: firstRow, tolerateWarnings: tolerate, allowManyScans: manyScans)
+                        return try JPEGRegionReader(file: file, head: source.head, scale: scale,
+                                                    columns: region.x..<(region.x + region.width), firstRow: region.y,
+                                                    tolerateWarnings: tolerate, allowManyScans: manyScans)
                     } catch {
                         throw file.readFailure ?? error
                     }

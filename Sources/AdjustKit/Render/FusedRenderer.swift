@@ -11,17 +11,17 @@ import Foundation
 ///
 /// The result equals `Renderer`'s whole-image reference pipeline bit for bit (the colour kernels
 /// run exactly, once per distinct colour: `ColourMemo`), except that the `--max-size` shrink's
-/// encoding curve is a table (error below 5·10⁻⁶ before quantizing). Red-eye repair needs the
-/// whole stored image, so its chains stay on the reference pipeline.
+/// encoding curve is a table (error below 2·10⁻⁷ before quantizing; a value the average puts on a
+/// rounding tie may move by a code). Red-eye repair runs on the rows of its areas as the
+/// conversion of source rows reaches them (`StoredRegionPass`); the region decoded then also
+/// holds those areas whole. A vignette (a position-dependent kernel) runs as each grid pixel is
+/// sampled, after the per-colour output kernels. Chains with either, which the reference pipeline
+/// rendered before this pass could, shrink through the exact curve, so they come out as they
+/// did, bit for bit.
 struct FusedRenderer {
     let plan: RenderPlan
     let program: ColourProgram
     let decoder: JPEGDecoder
-
-    /// False for chains the streaming pass cannot run yet (region and position-dependent kernels).
-    static func supports(_ program: ColourProgram) -> Bool {
-        program.storedRegion.isEmpty && program.outputPositional.isEmpty
-    }
 
     /// Rows of slack the decoder may run ahead of the rows the geometry needs.
     private static let readAhead = 64
@@ -35,17 +35,19 @@ struct FusedRenderer {
         guard raster.size == plan.decodedSize else {
             throw RenderError.decodedSizeMismatch(expected: plan.decodedSize, got: raster.size)
         }
-        return try run(open: { RasterRowSource(rows: raster, region: plan.sourceRegion) }, sink: sink)
+        return try run(open: { RasterRowSource(rows: raster, region: $0) }, sink: sink)
     }
 
     /// Renders, handing output row j (RGBA8, not yet oriented, `plan.outputSize.width` pixels) to
     /// `sink` in order j = 0, 1, … The sink runs on a thread of its own, one row at a time.
     /// Returns the decode's warnings (`DecodedRowSource.warnings`), reported with the finished
     /// render so that a refused file gets its one error line only.
-    /// `open` makes the row source for the plan's source region; it is called at most once.
-    func run(open: () throws -> any DecodedRowSource,
+    /// `open(region)` makes the row source for `region` of the decoded image (the plan's source
+    /// region, or more: `StoredRegionPass.decodeRegion`); it is called at most once.
+    func run(open: (PixelRect) throws -> any DecodedRowSource,
                      sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws -> [String] {
-        let sampler = OutputRowSampler(plan: plan, outputKernels: program.outputFrame)
+        let sampler = OutputRowSampler(plan: plan, outputKernels: program.outputFrame,
+                                       positionalKernels: program.outputPositional)
         let output = plan.outputSize
         let pipeline = ChunkedRowPipeline(rows: output.height, rowBytes: output.width * 4, chunkRows: Self.chunkRows)
         let region = plan.sourceRegion
@@ -56,10 +58,13 @@ struct FusedRenderer {
             }, finished: { _ in }, sink: sink)
             return []
         }
-        if !plan.needsResample, let offset = sampler.pixelCopyOffset {
-            return try runPixelCopy(open: open, sampler: sampler, offset: offset, pipeline: pipeline, sink: sink)
+        let regionPass = StoredRegionPass(kernels: program.storedRegion, plan: plan)
+        // The pixel copy takes each colour through one memo: not for kernels that need more.
+        if !plan.needsResample, regionPass.isEmpty, program.outputPositional.isEmpty, let offset = sampler.pixelCopyOffset {
+            return try runPixelCopy(open: { try open(region) }, sampler: sampler, offset: offset, pipeline: pipeline,
+                                    sink: sink)
         } else {
-            return try runSampled(open: open, sampler: sampler, pipeline: pipeline, sink: sink)
+            return try runSampled(open: open, regionPass: regionPass, sampler: sampler, pipeline: pipeline, sink: sink)
         }
     }
 
@@ -123,113 +128,51 @@ struct FusedRenderer {
 
     // MARK: bilinear sampling (any affine, any scale), with the optional area shrink
 
-    private func runSampled(open: () throws -> any DecodedRowSource, sampler: OutputRowSampler, pipeline: ChunkedRowPipeline,
+    private func runSampled(open: (PixelRect) throws -> any DecodedRowSource, regionPass: StoredRegionPass,
+                            sampler: OutputRowSampler, pipeline: ChunkedRowPipeline,
                             sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws -> [String] {
-        let region = plan.sourceRegion
-        let needs = (0..<sampler.rows).map { sampler.sourceRows(ofRow: $0) }
-        // Output row y reads grid rows gridRows(y) (itself without a shrink).
-        // Each worker copies this (the weights are shared, the row cache is its own).
-        let shrinkTemplate = plan.needsResample ? StreamingAreaShrink(from: plan.samplingGrid.size, to: plan.outputSize) : nil
-        func gridRows(_ outputRows: Range<Int>) -> ClosedRange<Int> {
-            guard let shrinkTemplate else { return outputRows.lowerBound...(outputRows.upperBound - 1) }
-            return shrinkTemplate.inputRows(of: outputRows.lowerBound).lowerBound
-                ... shrinkTemplate.inputRows(of: outputRows.upperBound - 1).upperBound
-        }
-        // Rows come top to bottom; when the geometry also walks down the source, rows above the
-        // current chunk's taps can be dropped, and the window is a band. Otherwise (a flip or a
-        // rotation past 90°) it must hold the whole region.
-        var monotone = true
-        var previous: ClosedRange<Int>?
-        for case let need? in needs {
-            if let p = previous, need.lowerBound < p.lowerBound || need.upperBound < p.upperBound { monotone = false }
-            previous = need
-        }
-        func sourceRows(_ outputRows: Range<Int>) -> ClosedRange<Int>? {
-            let grid = gridRows(outputRows)
-            let spans = needs[grid].compactMap { $0 }
-            guard let lo = spans.map(\.lowerBound).min(), let hi = spans.map(\.upperBound).max() else { return nil }
-            return lo...hi
-        }
-        var span = 1
-        for start in stride(from: 0, to: plan.outputSize.height, by: pipeline.chunkRows) {
-            if let rows = sourceRows(start..<min(plan.outputSize.height, start + pipeline.chunkRows)) {
-                span = max(span, rows.count)
-            }
-        }
-        let reader = try open()
+        let region = regionPass.decodeRegion
+        let needs = SourceRowNeeds(plan: plan, sampler: sampler, chunkRows: pipeline.chunkRows)
+        let reader = try open(region)
         // The decoder must be able to run a whole chunk's advance ahead, or the pipeline would
         // wait on it every chunk (and ChunkedRowPipeline would take that for a slow decoder).
-        let decodedCapacity = monotone ? 2 * span + Self.readAhead : region.height
-        let left = reader.columnOffset
-        let gridWidth = sampler.columns
-        let (outputWidth, space) = (plan.outputSize.width, program.space)
-        // A shrink averages encoded values; without one, sampled values are quantized directly.
-        // Only the table the render uses is built (each is built once per process).
-        let quantizer = plan.needsResample ? nil : ByteQuantizer.shared(for: space)
-        let encode = plan.needsResample ? EncodingTable.shared(for: space) : nil
-
-        /// The decoder fills `decoded` while the pipeline samples `window`, once `ready(v)` has
-        /// made rows through v available.
-        func sampleRows<Texels: TexelReader>(texels: Texels, decoded: SourceRowWindow<UInt8>,
-                                             window: SourceRowWindow<Texels.Element>,
-                                             ready: @escaping (Int) throws -> Void) throws {
-            let scratch = (0..<ChunkedRowPipeline.workers).map { _ in
-                SampledRowScratch(rowWidth: shrinkTemplate == nil ? gridWidth : outputWidth, shrink: shrinkTemplate)
-            }
-            try withDecoderThread(reader: reader, window: decoded) {
-                try pipeline.run(prepare: { rows in
-                    if let need = sourceRows(rows) { try ready(need.upperBound) }
-                }, compute: { worker, rows, buffer in
-                    let scratch = scratch[worker]
-                    if let encode {
-                        for y in rows {
-                            scratch.shrink!.row(y, into: scratch.row) { k, gridRow in
-                                sampler.sampleRow(k, window: window, columnOffset: left, texels: texels, into: gridRow)
-                                for x in 0..<gridWidth {
-                                    let p = gridRow + x * 4
-                                    p[0] = encode(p[0]); p[1] = encode(p[1]); p[2] = encode(p[2])
-                                }
-                            }
-                            Self.quantize(scratch.row, count: outputWidth, into: buffer + (y - rows.lowerBound) * outputWidth * 4,
-                                          colour: WorkingSpace.byte(encoded:))
-                        }
-                    } else if let quantizer {
-                        for j in rows {
-                            sampler.sampleRow(j, window: window, columnOffset: left, texels: texels, into: scratch.row)
-                            Self.quantize(scratch.row, count: gridWidth, into: buffer + (j - rows.lowerBound) * outputWidth * 4,
-                                          colour: quantizer.byte)
-                        }
-                    }
-                }, finished: { rows in
-                    // No later chunk reads above the next chunk's first tap (taken over the whole
-                    // chunk: its first rows may reach no source row at all).
-                    let nextChunk = rows.upperBound..<min(plan.outputSize.height, rows.upperBound + pipeline.chunkRows)
-                    guard monotone, !nextChunk.isEmpty, let next = sourceRows(nextChunk) else { return }
-                    window.release(below: next.lowerBound)
-                }, sink: sink)
-            }
-        }
-
-        let (top, bottom) = (region.y, region.y + region.height)
-        let decoded = SourceRowWindow<UInt8>(top: top, bottom: bottom, width: reader.width, capacity: decodedCapacity)
-        if !program.storedFrame.isEmpty {
+        // A group of red-eye areas is converted whole, at its first row: its rows come on top,
+        // and so do the rows the decoded region grew by above the plan's.
+        let regionRows = regionPass.tallestGroup + (plan.sourceRegion.y - region.y)
+        let decoded = SourceRowWindow<UInt8>(top: region.y, bottom: region.y + region.height, width: reader.width,
+                                             capacity: needs.monotone ? 2 * needs.span + Self.readAhead + regionRows
+                                                                      : region.height)
+        let exactEncoding = !program.storedRegion.isEmpty || !program.outputPositional.isEmpty
+        let stream = SampledStream(plan: plan, space: program.space, exactEncoding: exactEncoding,
+                                   sampler: sampler, needs: needs, pipeline: pipeline, columnOffset: reader.columnOffset,
+                                   sink: sink)
+        let memo = program.storedFrameMemo()
+        if memo != nil || !regionPass.isEmpty {
             // The stored-frame kernels run once per source pixel (once per distinct colour,
             // through the memo), on every core, as rows are needed: the decoder thread, which
             // is what a reduced render waits on, only decodes. Rows are converted when a chunk
             // asks for them, so the working window holds one chunk's rows (and, for the first,
             // the region's rows above its taps) and no read-ahead.
-            let firstNeed = sourceRows(0..<min(plan.outputSize.height, pipeline.chunkRows))?.lowerBound ?? top
-            let working = SourceRowWindow<Float>(top: top, bottom: bottom, width: reader.width,
-                                                 capacity: monotone ? span + max(0, firstNeed - top) : region.height)
-            let conversion = StoredFrameConversion(decoded: decoded, working: working, memo: program.storedFrameMemo()!)
-            try sampleRows(texels: FloatTexels(), decoded: decoded, window: working, ready: conversion.convert(through:))
+            let firstNeed = needs.sourceRows(0..<min(plan.outputSize.height, pipeline.chunkRows))?.lowerBound ?? region.y
+            let working = SourceRowWindow<Float>(top: decoded.top, bottom: decoded.bottom, width: reader.width,
+                                                 capacity: needs.monotone ? needs.span + max(0, firstNeed - region.y) + regionRows
+                                                                          : region.height)
+            let conversion = StoredFrameConversion(decoded: decoded, working: working, memo: memo,
+                                                   kernels: program.storedFrame, space: program.space,
+                                                   regionPass: regionPass, imageSize: plan.decodedSize,
+                                                   columnOffset: reader.columnOffset)
+            try withDecoderThread(reader: reader, window: decoded) {
+                try stream.run(texels: FloatTexels(), window: working, ready: conversion.convert(through:))
+            }
         } else {
             // Bytes: a quarter of the memory traffic of floats (see ByteTexels).
             let table = UnsafeMutablePointer<Float>.allocate(capacity: 256)
             defer { table.deallocate() }
-            table.initialize(from: space.fromByte, count: 256)
-            try sampleRows(texels: ByteTexels(table: table), decoded: decoded, window: decoded,
-                           ready: { try decoded.waitUntilDecoded(through: $0) })
+            table.initialize(from: program.space.fromByte, count: 256)
+            try withDecoderThread(reader: reader, window: decoded) {
+                try stream.run(texels: ByteTexels(table: table), window: decoded,
+                               ready: { try decoded.waitUntilDecoded(through: $0) })
+            }
         }
         return reader.warnings
     }
@@ -261,13 +204,175 @@ struct FusedRenderer {
     /// `colour` (encoded or working values, per the caller), transparent black where alpha rounds
     /// to 0, as `Renderer.quantized`.
     @inline(__always)
-    private static func quantize(_ source: UnsafeMutablePointer<Float>, count: Int, into out: UnsafeMutablePointer<UInt8>,
+    fileprivate static func quantize(_ source: UnsafeMutablePointer<Float>, count: Int, into out: UnsafeMutablePointer<UInt8>,
                                  colour: (Float) -> UInt8) {
         for x in 0..<count {
             let (s, o) = (source + x * 4, out + x * 4)
             let alpha = WorkingSpace.byte(encoded: s[3])
             o[3] = alpha
             if alpha == 0 { o[0] = 0; o[1] = 0; o[2] = 0 } else { o[0] = colour(s[0]); o[1] = colour(s[1]); o[2] = colour(s[2]) }
+        }
+    }
+}
+
+/// The source rows the sampled path reads: per grid row, per chunk of output rows, and whether
+/// they only move down the source as the output does (so that the window can be a band).
+private struct SourceRowNeeds {
+    /// The decoded rows each grid row's taps read (nil: none).
+    let gridRowNeeds: [ClosedRange<Int>?]
+    /// Each worker copies this (the weights are shared, the row cache is its own); nil without
+    /// a shrink.
+    let shrinkTemplate: StreamingAreaShrink?
+    /// Rows come top to bottom; when the geometry also walks down the source, rows above the
+    /// current chunk's taps can be dropped, and the window is a band. Otherwise (a flip or a
+    /// rotation past 90°) it must hold the whole region.
+    let monotone: Bool
+    /// The most source rows one chunk of output rows reads (at least 1).
+    let span: Int
+    let outputRows: Int, chunkRows: Int
+
+    init(plan: RenderPlan, sampler: OutputRowSampler, chunkRows: Int) {
+        gridRowNeeds = (0..<sampler.rows).map { sampler.sourceRows(ofRow: $0) }
+        shrinkTemplate = plan.needsResample ? StreamingAreaShrink(from: plan.samplingGrid.size, to: plan.outputSize) : nil
+        (outputRows, self.chunkRows) = (plan.outputSize.height, chunkRows)
+        var monotone = true
+        var previous: ClosedRange<Int>?
+        for case let need? in gridRowNeeds {
+            if let p = previous, need.lowerBound < p.lowerBound || need.upperBound < p.upperBound { monotone = false }
+            previous = need
+        }
+        self.monotone = monotone
+        var span = 1
+        for start in stride(from: 0, to: outputRows, by: chunkRows) {
+            if let rows = Self.sourceRows(start..<min(outputRows, start + chunkRows), gridRowNeeds, shrinkTemplate) {
+                span = max(span, rows.count)
+            }
+        }
+        self.span = span
+    }
+
+    /// The decoded rows output rows `outputRows` read; nil when none.
+    func sourceRows(_ outputRows: Range<Int>) -> ClosedRange<Int>? {
+        Self.sourceRows(outputRows, gridRowNeeds, shrinkTemplate)
+    }
+
+    /// The first decoded row any chunk after `rows` reads: no later chunk reads above the next
+    /// chunk's first tap (taken over the whole chunk: its first rows may reach no source row at
+    /// all). nil when the window is not a band or nothing follows.
+    func firstRowNeeded(after rows: Range<Int>) -> Int? {
+        let nextChunk = rows.upperBound..<min(outputRows, rows.upperBound + chunkRows)
+        guard monotone, !nextChunk.isEmpty else { return nil }
+        return sourceRows(nextChunk)?.lowerBound
+    }
+
+    /// Output row y reads grid rows gridRows(y) (itself without a shrink).
+    private static func sourceRows(_ outputRows: Range<Int>, _ needs: [ClosedRange<Int>?],
+                                   _ shrink: StreamingAreaShrink?) -> ClosedRange<Int>? {
+        let grid = shrink.map { $0.inputRows(of: outputRows.lowerBound).lowerBound
+                                  ... $0.inputRows(of: outputRows.upperBound - 1).upperBound }
+            ?? outputRows.lowerBound...(outputRows.upperBound - 1)
+        let spans = needs[grid].compactMap { $0 }
+        guard let lo = spans.map(\.lowerBound).min(), let hi = spans.map(\.upperBound).max() else { return nil }
+        return lo...hi
+    }
+}
+
+/// The sampled path's pipeline: chunks of output rows sampled from a window of source rows
+/// (decoded bytes, or working-space floats after the stored-frame kernels), then shrunk or
+/// quantized, handed to the sink.
+private struct SampledStream {
+    let plan: RenderPlan
+    let space: WorkingSpace
+    /// Shrink through the exact encoding curve, not `EncodingTable`.
+    let exactEncoding: Bool
+    let sampler: OutputRowSampler
+    let needs: SourceRowNeeds
+    let pipeline: ChunkedRowPipeline
+    /// The image column of the windows' first column.
+    let columnOffset: Int
+    let sink: (Int, UnsafeMutablePointer<UInt8>) throws -> Void
+
+    /// Runs the pipeline on `window`, once `ready(v)` has made rows through v available there.
+    func run<Texels: TexelReader>(texels: Texels, window: SourceRowWindow<Texels.Element>,
+                                  ready: @escaping (Int) throws -> Void) throws {
+        let maker = SampledRowMaker(plan: plan, space: space, exactEncoding: exactEncoding, sampler: sampler,
+                                    window: window, texels: texels, columnOffset: columnOffset)
+        let scratch = (0..<ChunkedRowPipeline.workers).map { _ in
+            SampledRowScratch(rowWidth: needs.shrinkTemplate == nil ? sampler.columns : plan.outputSize.width,
+                              shrink: needs.shrinkTemplate)
+        }
+        try pipeline.run(prepare: { rows in
+            if let need = needs.sourceRows(rows) { try ready(need.upperBound) }
+        }, compute: { worker, rows, buffer in
+            maker.makeRows(rows, into: buffer, scratch: scratch[worker])
+        }, finished: { rows in
+            if let next = needs.firstRowNeeded(after: rows) { window.release(below: next) }
+        }, sink: sink)
+    }
+}
+
+/// Output rows from a window of source rows: each grid row sampled, then either encoded and
+/// area-shrunk (`--max-size`) or quantized directly.
+private struct SampledRowMaker<Texels: TexelReader> {
+    let sampler: OutputRowSampler
+    let window: SourceRowWindow<Texels.Element>
+    let texels: Texels
+    let columnOffset: Int
+    let outputWidth: Int
+    /// A shrink averages encoded values; without one, sampled values are quantized directly.
+    /// Only the table the render uses is built (each is built once per process).
+    let quantizer: ByteQuantizer?
+    let encode: EncodingTable?
+    /// Encode for the shrink through `space.encoded` itself (a `powf` a value) rather than the
+    /// table: for the chains the reference pipeline used to render (red-eye, vignette), whose
+    /// output must not move. Their values often come straight from 8-bit texels, and the average of those
+    /// lands on a rounding tie (an average of n and n + 1), where the table's last bit decides.
+    let exactEncoding: Bool
+    let space: WorkingSpace
+
+    init(plan: RenderPlan, space: WorkingSpace, exactEncoding: Bool, sampler: OutputRowSampler,
+         window: SourceRowWindow<Texels.Element>, texels: Texels, columnOffset: Int) {
+        (self.sampler, self.window, self.texels, self.columnOffset) = (sampler, window, texels, columnOffset)
+        (self.space, self.exactEncoding) = (space, exactEncoding)
+        outputWidth = plan.outputSize.width
+        quantizer = plan.needsResample ? nil : ByteQuantizer.shared(for: space)
+        encode = plan.needsResample ? EncodingTable.shared(for: space) : nil
+    }
+
+    /// Output rows `rows` into `buffer` (RGBA8, `outputWidth` pixels a row).
+    func makeRows(_ rows: Range<Int>, into buffer: UnsafeMutablePointer<UInt8>, scratch: SampledRowScratch) {
+        if let encode {
+            shrunkRows(rows, into: buffer, scratch: scratch, encode: encode)
+        } else if let quantizer {
+            for j in rows {
+                sampler.sampleRow(j, window: window, columnOffset: columnOffset, texels: texels, into: scratch.row)
+                FusedRenderer.quantize(scratch.row, count: sampler.columns,
+                                       into: buffer + (j - rows.lowerBound) * outputWidth * 4, colour: quantizer.byte)
+            }
+        }
+    }
+
+    /// Through the streaming shrink: grid rows sampled and encoded as it asks for them.
+    private func shrunkRows(_ rows: Range<Int>, into buffer: UnsafeMutablePointer<UInt8>, scratch: SampledRowScratch,
+                            encode: EncodingTable) {
+        let gridWidth = sampler.columns
+        for y in rows {
+            scratch.shrink!.row(y, into: scratch.row) { k, gridRow in
+                sampler.sampleRow(k, window: window, columnOffset: columnOffset, texels: texels, into: gridRow)
+                if exactEncoding {
+                    for x in 0..<gridWidth {
+                        let p = gridRow + x * 4
+                        p[0] = space.encoded(p[0]); p[1] = space.encoded(p[1]); p[2] = space.encoded(p[2])
+                    }
+                } else {
+                    for x in 0..<gridWidth {
+                        let p = gridRow + x * 4
+                        p[0] = encode(p[0]); p[1] = encode(p[1]); p[2] = encode(p[2])
+                    }
+                }
+            }
+            FusedRenderer.quantize(scratch.row, count: outputWidth, into: buffer + (y - rows.lowerBound) * outputWidth * 4,
+                                   colour: WorkingSpace.byte(encoded:))
         }
     }
 }
@@ -320,37 +425,99 @@ private final class DecodeJob {
     }
 }
 
-/// Decoded rows → working-space rows through the stored-frame colour memo, as far down as the
-/// sampler needs, the new rows split over the cores, releasing each decoded row once converted.
+/// Decoded rows → working-space rows through the stored-frame colour memo (the decode table alone
+/// when the chain has no stored-frame kernels), as far down as the sampler needs, the new rows
+/// split over the cores, releasing each decoded row once converted.
+///
+/// A group of red-eye areas (`StoredRegionPass.Group`) is converted whole when the conversion
+/// first reaches its rows, as the reference pipeline does it: decoded values through the table,
+/// the group's repairs in order, then the stored-frame kernels.
 private final class StoredFrameConversion {
     let decoded: SourceRowWindow<UInt8>, working: SourceRowWindow<Float>
-    let memo: ColourMemo<SIMD3<Float>>
-    private var next: Int
+    let memo: ColourMemo<SIMD3<Float>>?
+    /// The stored-frame kernels the memo runs, for the pixels a repair changed.
+    let kernels: [any PixelKernel]
+    let space: WorkingSpace
+    /// Decoded byte → working value (`space.fromByte`).
+    private let table: UnsafeMutablePointer<Float>
+    private let groups: [StoredRegionPass.Group]
+    /// The working rows as the repairs see them (image coordinates).
+    private let pixels: StoredPixels
+    private var next: Int, nextGroup = 0
 
-    init(decoded: SourceRowWindow<UInt8>, working: SourceRowWindow<Float>, memo: ColourMemo<SIMD3<Float>>) {
-        (self.decoded, self.working, self.memo, next) = (decoded, working, memo, decoded.top)
+    init(decoded: SourceRowWindow<UInt8>, working: SourceRowWindow<Float>, memo: ColourMemo<SIMD3<Float>>?,
+         kernels: [any PixelKernel], space: WorkingSpace, regionPass: StoredRegionPass, imageSize: PixelSize,
+         columnOffset: Int) {
+        (self.decoded, self.working, self.memo, self.kernels, self.space) = (decoded, working, memo, kernels, space)
+        table = .allocate(capacity: 256)
+        table.initialize(from: space.fromByte, count: 256)
+        groups = regionPass.groups
+        pixels = StoredPixels(size: imageSize, columnOffset: columnOffset) { working.row($0) }
+        next = decoded.top
     }
 
-    /// Converts rows through v (clamped to the region).
+    deinit { table.deallocate() }
+
+    /// Converts rows through v (clamped to the region), and on through the last row of every
+    /// red-eye group these rows reach.
     func convert(through v: Int) throws {
         try decoded.waitUntilDecoded(through: v)
-        let last = min(v, decoded.bottom - 1)
+        var last = min(v, decoded.bottom - 1)
         guard next <= last else { return }
+        let firstGroup = nextGroup
+        while nextGroup < groups.count, groups[nextGroup].rows.lowerBound <= last {
+            last = max(last, min(groups[nextGroup].rows.upperBound, decoded.bottom) - 1)
+            nextGroup += 1
+        }
+        let repaired = groups[firstGroup..<nextGroup]
+        if !repaired.isEmpty { try decoded.waitUntilDecoded(through: last) }
         // Never waits: rows above the current chunk's were released before it was asked for.
         guard working.waitForRoom(through: last) else { throw CancellationError() }
-        let (rows, width) = (next..<(last + 1), decoded.width)
-        let cells = memo.cells
-        ParallelRows.forEachPart(of: rows, parts: min(ChunkedRowPipeline.workers, rows.count)) { _, rows in
-            for y in rows {
-                let (row, slot) = (decoded.row(y), working.row(y))
-                for x in 0..<width {
-                    let value = cells.value(row[x * 3], row[x * 3 + 1], row[x * 3 + 2])
-                    slot[x * 3] = value.x; slot[x * 3 + 1] = value.y; slot[x * 3 + 2] = value.z
-                }
-            }
-        }
+        convertRows(next..<(last + 1), raw: repaired)
+        for group in repaired { repair(group) }
         working.finishRows(through: last)
         next = last + 1
         decoded.release(below: next)
+    }
+
+    /// Converts `rows` on every core: through the memo, or through the table alone for rows of
+    /// the groups about to be repaired (and every row when there is no memo).
+    private func convertRows(_ rows: Range<Int>, raw: ArraySlice<StoredRegionPass.Group>) {
+        let (width, cells, table) = (decoded.width, memo?.cells, table)
+        ParallelRows.forEachPart(of: rows, parts: min(ChunkedRowPipeline.workers, rows.count)) { _, rows in
+            for y in rows {
+                let (row, slot) = (decoded.row(y), working.row(y))
+                if let cells, !raw.contains(where: { $0.rows.contains(y) }) {
+                    for x in 0..<width {
+                        let value = cells.value(row[x * 3], row[x * 3 + 1], row[x * 3 + 2])
+                        slot[x * 3] = value.x; slot[x * 3 + 1] = value.y; slot[x * 3 + 2] = value.z
+                    }
+                } else {
+                    for i in 0..<(width * 3) { slot[i] = table[Int(row[i])] }
+                }
+            }
+        }
+    }
+
+    /// Runs the group's repairs on its rows (decoded values through the table), then the
+    /// stored-frame kernels: exactly, on the pixels a repair changed; through the memo on the
+    /// others (the same kernels on the same values).
+    private func repair(_ group: StoredRegionPass.Group) {
+        for piece in group.pieces { piece.apply(pixels, space) }
+        guard let cells = memo?.cells else { return }
+        let width = decoded.width
+        for y in group.rows {
+            let (row, slot) = (decoded.row(y), working.row(y))
+            for x in 0..<width {
+                let (b, s) = (row + x * 3, slot + x * 3)
+                if s[0].bitPattern == table[Int(b[0])].bitPattern, s[1].bitPattern == table[Int(b[1])].bitPattern,
+                   s[2].bitPattern == table[Int(b[2])].bitPattern {
+                    let value = cells.value(b[0], b[1], b[2])
+                    s[0] = value.x; s[1] = value.y; s[2] = value.z
+                } else {
+                    for kernel in kernels { kernel.apply(&s[0], &s[1], &s[2]) }
+                }
+            }
+        }
     }
 }

@@ -1,7 +1,9 @@
 /// The geometry (geometry.md §1): output pixel centres mapped by T⁻¹ into the source, bilinear
 /// with texel centres at integer + ½, transparent outside the source (interpolated
 /// premultiplied), alpha × the crop's coverage of the output pixel; then the output-frame colour
-/// kernels. One row of the sampling grid at a time, from the source rows in a `SourceRowWindow`.
+/// kernels, per-colour then position-dependent (a vignette, which gets the pixel's centre in the
+/// sampling grid). One row of the sampling grid at a time, from the source rows in a
+/// `SourceRowWindow`.
 ///
 /// Positions are computed in Double (they must stay exact to a small fraction of a pixel on any
 /// photo); weights and colours in Float. An integer translation lands exactly on texel centres:
@@ -12,6 +14,8 @@ struct OutputRowSampler: Sendable {
     let centreX: [Double], centreY: [Double]
     let coverageX: [Double], coverageY: [Double]
     let outputKernels: [any PixelKernel]
+    /// Run after `outputKernels`, on pixels of the sampling grid.
+    let positionalKernels: [any PositionalKernel]
     /// T⁻¹ is a translation and the grid's columns are one decoded pixel apart: every pixel of
     /// a row then has the same bilinear weights (the row pitch does not matter).
     let isUnitTranslation: Bool
@@ -19,7 +23,7 @@ struct OutputRowSampler: Sendable {
     /// row of full coverage their samples with all four taps inside are opaque, alpha exactly 1.
     let fullCoverageColumns: Range<Int>
 
-    init(plan: RenderPlan, outputKernels: [any PixelKernel]) {
+    init(plan: RenderPlan, outputKernels: [any PixelKernel], positionalKernels: [any PositionalKernel] = []) {
         let grid = plan.samplingGrid
         guard let inverse = plan.transform.inverted else { preconditionFailure("the planner rejects singular transforms") }
         let (pw, ph) = (grid.pixelWidth, grid.pixelHeight)
@@ -29,7 +33,7 @@ struct OutputRowSampler: Sendable {
         centreY = (0..<grid.size.height).map { grid.extent.maxY - (Double($0) + 0.5) * ph }
         coverageX = Self.coverage(centres: centreX, pitch: pw, keptFrom: plan.cropRect?.minX, to: plan.cropRect?.maxX)
         coverageY = Self.coverage(centres: centreY, pitch: ph, keptFrom: plan.cropRect?.minY, to: plan.cropRect?.maxY)
-        self.outputKernels = outputKernels
+        (self.outputKernels, self.positionalKernels) = (outputKernels, positionalKernels)
         isUnitTranslation = pw == 1 && inverse.a == 1 && inverse.b == 0 && inverse.c == 0 && inverse.d == 1
         // Coverage falls below 1 only towards the edges, so the full columns are one range.
         let first = coverageX.firstIndex(of: 1) ?? 0
@@ -70,137 +74,34 @@ struct OutputRowSampler: Sendable {
     }
 
     /// Bilinear samples of grid row j as unpremultiplied working-space RGBA (alpha = coverage),
-    /// output-frame kernels applied, into `out` (4 floats a pixel). `window` holds the decoded columns starting at
-    /// `columnOffset`; `texels` turns one of its pixels into working-space RGB.
+    /// output-frame kernels (per-colour, then positional) applied, into `out` (4 floats a pixel).
+    /// `window` holds the decoded columns starting at `columnOffset`; `texels` turns one of its
+    /// pixels into working-space RGB.
+    ///
+    /// The row is three runs of columns: those before and after the interior run are sampled one
+    /// by one at their own positions (`GridRowSampling.sampleAnywhere`); the interior run of a
+    /// translation at the decode's pitch shares one set of weights (`GridRowSampling.sample(_:)`).
     func sampleRow<Texels: TexelReader>(_ j: Int, window: SourceRowWindow<Texels.Element>,
                                         columnOffset: Int, texels: Texels, into out: UnsafeMutablePointer<Float>) {
-        let (W, H) = (plan.decodedSize.width, plan.decodedSize.height)
-        let (left, right) = (columnOffset, columnOffset + window.width)
-        let (top, bottom) = (window.top, window.bottom)
-        // Taps that are all inside both the image and the window take the short path below.
-        let (firstX, lastX) = (Double(max(0, left)), Double(min(W, right) - 2))
-        let (firstY, lastY) = (Double(max(0, top)), Double(min(H, bottom) - 2))
-        let sourceHeight = Double(H)
-        let qy = centreY[j], coverY = coverageY[j]
-        let hasOutputKernels = !outputKernels.isEmpty
-        let (cqy, dqy) = (inverse.c * qy + inverse.tx, inverse.d * qy + inverse.ty)
-        // A translation with columns at the decode's pitch (a crop at a reduced scale) has the
-        // same weights at every pixel of a row: its interior run skips the position arithmetic.
-        var run = 0..<0
-        var runX0 = 0, runRows: (UnsafeMutablePointer<Texels.Element>, UnsafeMutablePointer<Texels.Element>)?
-        var runWeights: (Float, Float, Float, Float) = (0, 0, 0, 0)
-        if isUnitTranslation, columns > 0 {
-            let fy = sourceHeight - dqy - 0.5, fx = centreX[0] + cqy - 0.5
-            let x0f = Self.floor(fx), y0f = Self.floor(fy)
-            if y0f >= firstY, y0f <= lastY, abs(x0f) < 1e9 {
-                let first = max(0, Int(firstX - x0f)), last = min(columns, Int(lastX - x0f) + 1)
-                if last > first {
-                    run = first..<last
-                    runX0 = Int(x0f) + first - left
-                    runRows = (window.row(Int(y0f)), window.row(Int(y0f) + 1))
-                    let wx = Float(fx - x0f), wy = Float(fy - y0f)
-                    runWeights = ((1 - wx) * (1 - wy), wx * (1 - wy), (1 - wx) * wy, wx * wy)
-                }
-            }
-        }
-        /// Writes pixel i: its colour (unpremultiplied), alpha from the taps' total weight `a` and
-        /// the coverage, then the output-frame kernels.
-        @inline(__always) func store(_ i: Int, _ r: Float, _ g: Float, _ b: Float, _ a: Float, _ coverX: Double) {
-            let o = out + i * 4
-            let alpha = Float(Double(a) * coverX * coverY)
-            if alpha > 0 {
-                o[0] = r; o[1] = g; o[2] = b; o[3] = alpha
-                if hasOutputKernels { for kernel in outputKernels { kernel.apply(&o[0], &o[1], &o[2]) } }
-            } else {
-                o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0
-            }
-        }
         centreX.withUnsafeBufferPointer { centreX in
-        coverageX.withUnsafeBufferPointer { coverageX in
-        /// Any pixel: its own position, taps inside or not.
-        func sampleAnywhere(_ i: Int) {
-            let qx = centreX[i]
-            let fx = inverse.a * qx + cqy - 0.5
-            let fy = sourceHeight - (inverse.b * qx + dqy) - 0.5
-            let x0f = Self.floor(fx), y0f = Self.floor(fy)
-            let wx = Float(fx - x0f), wy = Float(fy - y0f)
-            if x0f >= firstX, x0f <= lastX, y0f >= firstY, y0f <= lastY {
-                // All four taps exist, and their weights sum to 1.
-                let (x0, y0) = (Int(x0f) - left, Int(y0f))
-                let p0 = window.row(y0) + x0 * 3, p1 = window.row(y0 + 1) + x0 * 3
-                let c = blend(p0, p1, (1 - wx) * (1 - wy), wx * (1 - wy), (1 - wx) * wy, wx * wy, texels: texels)
-                store(i, c.0, c.1, c.2, 1, coverageX[i])
-            } else if x0f > -2, x0f < Double(W), y0f > -2, y0f < Double(H) {
-                // Adds one texel; texels outside the image are transparent (weight lost). The
-                // window holds every texel of the image a sample can reach (RenderPlanner.sourceRegion).
-                var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
-                @inline(__always) func add(_ x: Int, _ y: Int, _ w: Float) {
-                    guard w > 0, x >= 0, x < W, y >= 0, y < H, x >= left, x < right, y >= top, y < bottom else { return }
-                    let c = texels.working(window.row(y) + (x - left) * 3)
-                    r += w * c.0; g += w * c.1; b += w * c.2
-                    a += w
-                }
-                let x0 = Int(x0f), y0 = Int(y0f)
-                add(x0, y0, (1 - wx) * (1 - wy)); add(x0 + 1, y0, wx * (1 - wy))
-                add(x0, y0 + 1, (1 - wx) * wy); add(x0 + 1, y0 + 1, wx * wy)
-                if a > 0 { r /= a; g /= a; b /= a }
-                store(i, r, g, b, a, coverageX[i])
-            } else {
-                store(i, 0, 0, 0, 0, coverageX[i])
+            coverageX.withUnsafeBufferPointer { coverageX in
+                let row = GridRowSampling(self, row: j, window: window, columnOffset: columnOffset, texels: texels,
+                                          centreX: centreX, coverageX: coverageX, out: out)
+                let run = row.unitTranslationRun()
+                let interior = run?.columns ?? 0..<0
+                for i in 0..<interior.lowerBound { row.sampleAnywhere(i) }
+                if let run { row.sample(run) }
+                for i in interior.upperBound..<centreX.count { row.sampleAnywhere(i) }
             }
-        }
-        for i in 0..<run.lowerBound { sampleAnywhere(i) }
-        if let (row0, row1) = runRows {
-            // The run's taps all lie inside; a tap of weight 0 adds exactly +0 to its sum (texels
-            // are finite), so the cases below skip those taps and still give the four-tap sum's bits.
-            let (w00, w10, w01, w11) = runWeights
-            let x0 = runX0 - run.lowerBound
-            @inline(__always) func tap(_ row: UnsafeMutablePointer<Texels.Element>, _ i: Int, _ dx: Int) -> (Float, Float, Float) {
-                texels.working(row + (x0 + i + dx) * 3)
-            }
-            // Where coverage is whole and no kernel follows, `store` would compute alpha 1 and
-            // copy the colour: the opaque part of the run writes that directly.
-            let whole = run.clamped(to: fullCoverageColumns)
-            let opaque = coverY == 1 && !hasOutputKernels && !whole.isEmpty ? whole : run.upperBound..<run.upperBound
-            @inline(__always) func runLoop(_ sample: (Int) -> (Float, Float, Float)) {
-                for i in run.lowerBound..<opaque.lowerBound { let c = sample(i); store(i, c.0, c.1, c.2, 1, coverageX[i]) }
-                var o = out + opaque.lowerBound * 4
-                for i in opaque {
-                    let c = sample(i)
-                    o[0] = c.0; o[1] = c.1; o[2] = c.2; o[3] = 1
-                    o += 4
-                }
-                for i in opaque.upperBound..<run.upperBound { let c = sample(i); store(i, c.0, c.1, c.2, 1, coverageX[i]) }
-            }
-            if w01 == 0, w11 == 0, w10 == 0 {
-                // On texel centres (w00 = 1).
-                runLoop { i in tap(row0, i, 0) }
-            } else if w01 == 0, w11 == 0 {
-                // On one source row.
-                runLoop { i in
-                    let (c00, c10) = (tap(row0, i, 0), tap(row0, i, 1))
-                    return (w00 * c00.0 + w10 * c10.0, w00 * c00.1 + w10 * c10.1, w00 * c00.2 + w10 * c10.2)
-                }
-            } else if w10 == 0, w11 == 0 {
-                // On one source column.
-                runLoop { i in
-                    let (c00, c01) = (tap(row0, i, 0), tap(row1, i, 0))
-                    return (w00 * c00.0 + w01 * c01.0, w00 * c00.1 + w01 * c01.1, w00 * c00.2 + w01 * c01.2)
-                }
-            } else {
-                runLoop { i in blend(row0 + (x0 + i) * 3, row1 + (x0 + i) * 3, w00, w10, w01, w11, texels: texels) }
-            }
-        }
-        for i in run.upperBound..<centreX.count { sampleAnywhere(i) }
-        }
         }
     }
 
     /// The four taps' weighted sum (all inside the window), in the reference order.
     @inline(__always)
-    private func blend<Texels: TexelReader>(_ p0: UnsafeMutablePointer<Texels.Element>, _ p1: UnsafeMutablePointer<Texels.Element>,
-                                            _ w00: Float, _ w10: Float, _ w01: Float, _ w11: Float,
-                                            texels: Texels) -> (Float, Float, Float) {
+    fileprivate static func blend<Texels: TexelReader>(_ p0: UnsafeMutablePointer<Texels.Element>,
+                                                       _ p1: UnsafeMutablePointer<Texels.Element>,
+                                                       _ w00: Float, _ w10: Float, _ w01: Float, _ w11: Float,
+                                                       texels: Texels) -> (Float, Float, Float) {
         let (c00, c10, c01, c11) = (texels.working(p0), texels.working(p0 + 3), texels.working(p1), texels.working(p1 + 3))
         return (w00 * c00.0 + w10 * c10.0 + w01 * c01.0 + w11 * c11.0,
                 w00 * c00.1 + w10 * c10.1 + w01 * c01.1 + w11 * c11.1,
@@ -246,6 +147,184 @@ struct OutputRowSampler: Sendable {
             }
         }
         return output
+    }
+}
+
+/// The interior run of a grid row under a translation at the decode's pitch: its columns, the
+/// window column of its first pixel's top-left tap, the two source rows it reads and the one set
+/// of bilinear weights every pixel of it shares.
+private struct TapRun<Element> {
+    let columns: Range<Int>
+    let x0: Int
+    let row0: UnsafeMutablePointer<Element>, row1: UnsafeMutablePointer<Element>
+    let weights: (w00: Float, w10: Float, w01: Float, w11: Float)
+}
+
+/// Sampling one row of the grid (`OutputRowSampler.sampleRow`): what the row's pixels share,
+/// computed once, and the per-pixel steps. Lives for one row; the buffers are the sampler's.
+private struct GridRowSampling<Texels: TexelReader> {
+    let inverse: AffineMap
+    let window: SourceRowWindow<Texels.Element>
+    let texels: Texels
+    let centreX: UnsafeBufferPointer<Double>, coverageX: UnsafeBufferPointer<Double>
+    let out: UnsafeMutablePointer<Float>
+    let outputKernels: [any PixelKernel]
+    let positionalKernels: [any PositionalKernel]
+    /// Any output-frame kernel at all (the opaque run's shortcut skips them).
+    let hasOutputKernels: Bool
+    /// The row's centre in the grid, and the grid's size, for the positional kernels.
+    let rowCentre: Float, gridWidth: Float, gridHeight: Float
+    let isUnitTranslation: Bool, fullCoverageColumns: Range<Int>
+    /// The decoded image's size; the window's columns and rows.
+    let W: Int, H: Int, left: Int, right: Int, top: Int, bottom: Int
+    /// Top-left taps in these ranges have all four taps inside both the image and the window.
+    let firstX: Double, lastX: Double, firstY: Double, lastY: Double
+    let sourceHeight: Double
+    /// The row's crop coverage, and its share of T⁻¹'s x and y (c·qy + tx, d·qy + ty).
+    let coverY: Double, cqy: Double, dqy: Double
+
+    init(_ sampler: OutputRowSampler, row j: Int, window: SourceRowWindow<Texels.Element>, columnOffset: Int,
+         texels: Texels, centreX: UnsafeBufferPointer<Double>, coverageX: UnsafeBufferPointer<Double>,
+         out: UnsafeMutablePointer<Float>) {
+        (inverse, self.window, self.texels, self.centreX, self.coverageX, self.out) =
+            (sampler.inverse, window, texels, centreX, coverageX, out)
+        (outputKernels, positionalKernels) = (sampler.outputKernels, sampler.positionalKernels)
+        hasOutputKernels = !outputKernels.isEmpty || !positionalKernels.isEmpty
+        (rowCentre, gridWidth, gridHeight) = (Float(j) + 0.5, Float(sampler.columns), Float(sampler.rows))
+        (isUnitTranslation, fullCoverageColumns) = (sampler.isUnitTranslation, sampler.fullCoverageColumns)
+        (W, H) = (sampler.plan.decodedSize.width, sampler.plan.decodedSize.height)
+        (left, right) = (columnOffset, columnOffset + window.width)
+        (top, bottom) = (window.top, window.bottom)
+        (firstX, lastX) = (Double(max(0, left)), Double(min(W, right) - 2))
+        (firstY, lastY) = (Double(max(0, top)), Double(min(H, bottom) - 2))
+        sourceHeight = Double(H)
+        let qy = sampler.centreY[j]
+        coverY = sampler.coverageY[j]
+        (cqy, dqy) = (inverse.c * qy + inverse.tx, inverse.d * qy + inverse.ty)
+    }
+
+    /// A translation with columns at the decode's pitch (a crop at a reduced scale) has the same
+    /// weights at every pixel of a row: its run of columns whose taps all lie inside, which then
+    /// skips the position arithmetic; nil for other transforms or when no column qualifies.
+    func unitTranslationRun() -> TapRun<Texels.Element>? {
+        guard isUnitTranslation, !centreX.isEmpty else { return nil }
+        let fy = sourceHeight - dqy - 0.5, fx = centreX[0] + cqy - 0.5
+        let x0f = OutputRowSampler.floor(fx), y0f = OutputRowSampler.floor(fy)
+        guard y0f >= firstY, y0f <= lastY, abs(x0f) < 1e9 else { return nil }
+        let first = max(0, Int(firstX - x0f)), last = min(centreX.count, Int(lastX - x0f) + 1)
+        guard last > first else { return nil }
+        let wx = Float(fx - x0f), wy = Float(fy - y0f)
+        return TapRun(columns: first..<last, x0: Int(x0f) + first - left,
+                      row0: window.row(Int(y0f)), row1: window.row(Int(y0f) + 1),
+                      weights: ((1 - wx) * (1 - wy), wx * (1 - wy), (1 - wx) * wy, wx * wy))
+    }
+
+    /// Writes pixel i: its colour (unpremultiplied), alpha from the taps' total weight `a` and
+    /// the coverage, then the output-frame kernels.
+    @inline(__always)
+    func store(_ i: Int, _ r: Float, _ g: Float, _ b: Float, _ a: Float) {
+        let o = out + i * 4
+        let alpha = Float(Double(a) * coverageX[i] * coverY)
+        if alpha > 0 {
+            o[0] = r; o[1] = g; o[2] = b; o[3] = alpha
+            if hasOutputKernels {
+                for kernel in outputKernels { kernel.apply(&o[0], &o[1], &o[2]) }
+                for kernel in positionalKernels {
+                    kernel.apply(&o[0], &o[1], &o[2], x: Float(i) + 0.5, y: rowCentre, width: gridWidth, height: gridHeight)
+                }
+            }
+        } else {
+            o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0
+        }
+    }
+
+    /// Any pixel: its own position, taps inside or not.
+    @inline(__always)
+    func sampleAnywhere(_ i: Int) {
+        let qx = centreX[i]
+        let fx = inverse.a * qx + cqy - 0.5
+        let fy = sourceHeight - (inverse.b * qx + dqy) - 0.5
+        let x0f = OutputRowSampler.floor(fx), y0f = OutputRowSampler.floor(fy)
+        let wx = Float(fx - x0f), wy = Float(fy - y0f)
+        if x0f >= firstX, x0f <= lastX, y0f >= firstY, y0f <= lastY {
+            // All four taps exist, and their weights sum to 1.
+            let (x0, y0) = (Int(x0f) - left, Int(y0f))
+            let p0 = window.row(y0) + x0 * 3, p1 = window.row(y0 + 1) + x0 * 3
+            let c = OutputRowSampler.blend(p0, p1, (1 - wx) * (1 - wy), wx * (1 - wy), (1 - wx) * wy, wx * wy, texels: texels)
+            store(i, c.0, c.1, c.2, 1)
+        } else if x0f > -2, x0f < Double(W), y0f > -2, y0f < Double(H) {
+            sampleEdge(i, x0: Int(x0f), y0: Int(y0f), wx: wx, wy: wy)
+        } else {
+            store(i, 0, 0, 0, 0)
+        }
+    }
+
+    /// A pixel with taps outside the image or the window: adds one texel at a time; texels
+    /// outside the image are transparent (weight lost). The window holds every texel of the
+    /// image a sample can reach (RenderPlanner.sourceRegion).
+    @inline(__always)
+    private func sampleEdge(_ i: Int, x0: Int, y0: Int, wx: Float, wy: Float) {
+        var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
+        @inline(__always) func add(_ x: Int, _ y: Int, _ w: Float) {
+            guard w > 0, x >= 0, x < W, y >= 0, y < H, x >= left, x < right, y >= top, y < bottom else { return }
+            let c = texels.working(window.row(y) + (x - left) * 3)
+            r += w * c.0; g += w * c.1; b += w * c.2
+            a += w
+        }
+        add(x0, y0, (1 - wx) * (1 - wy)); add(x0 + 1, y0, wx * (1 - wy))
+        add(x0, y0 + 1, (1 - wx) * wy); add(x0 + 1, y0 + 1, wx * wy)
+        if a > 0 { r /= a; g /= a; b /= a }
+        store(i, r, g, b, a)
+    }
+
+    /// The interior run: every tap inside, one set of weights. A tap of weight 0 adds exactly +0
+    /// to its sum (texels are finite), so the cases below skip those taps and still give the
+    /// four-tap sum's bits.
+    @inline(__always)
+    func sample(_ run: TapRun<Texels.Element>) {
+        let (row0, row1) = (run.row0, run.row1)
+        let (w00, w10, w01, w11) = run.weights
+        let x0 = run.x0 - run.columns.lowerBound
+        @inline(__always) func tap(_ row: UnsafeMutablePointer<Texels.Element>, _ i: Int, _ dx: Int) -> (Float, Float, Float) {
+            texels.working(row + (x0 + i + dx) * 3)
+        }
+        if w01 == 0, w11 == 0, w10 == 0 {
+            // On texel centres (w00 = 1).
+            runLoop(run.columns) { i in tap(row0, i, 0) }
+        } else if w01 == 0, w11 == 0 {
+            // On one source row.
+            runLoop(run.columns) { i in
+                let (c00, c10) = (tap(row0, i, 0), tap(row0, i, 1))
+                return (w00 * c00.0 + w10 * c10.0, w00 * c00.1 + w10 * c10.1, w00 * c00.2 + w10 * c10.2)
+            }
+        } else if w10 == 0, w11 == 0 {
+            // On one source column.
+            runLoop(run.columns) { i in
+                let (c00, c01) = (tap(row0, i, 0), tap(row1, i, 0))
+                return (w00 * c00.0 + w01 * c01.0, w00 * c00.1 + w01 * c01.1, w00 * c00.2 + w01 * c01.2)
+            }
+        } else {
+            runLoop(run.columns) { i in
+                OutputRowSampler.blend(row0 + (x0 + i) * 3, row1 + (x0 + i) * 3, w00, w10, w01, w11, texels: texels)
+            }
+        }
+    }
+
+    /// Stores `sample(i)` (all four taps inside: weight 1) for every column of `run`. Where
+    /// coverage is whole and no kernel follows, `store` would compute alpha 1 and copy the
+    /// colour: the opaque part of the run writes that directly.
+    @inline(__always)
+    private func runLoop(_ run: Range<Int>, _ sample: (Int) -> (Float, Float, Float)) {
+        let whole = run.clamped(to: fullCoverageColumns)
+        let opaque = coverY == 1 && !hasOutputKernels && !whole.isEmpty ? whole : run.upperBound..<run.upperBound
+        for i in run.lowerBound..<opaque.lowerBound { let c = sample(i); store(i, c.0, c.1, c.2, 1) }
+        var o = out + opaque.lowerBound * 4
+        for i in opaque {
+            let c = sample(i)
+            o[0] = c.0; o[1] = c.1; o[2] = c.2; o[3] = 1
+            o += 4
+        }
+        for i in opaque.upperBound..<run.upperBound { let c = sample(i); store(i, c.0, c.1, c.2, 1) }
     }
 }
 

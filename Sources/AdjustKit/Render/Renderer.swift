@@ -106,8 +106,7 @@ public struct EncodedRendering: Sendable {
 
 /// Executes a `RenderPlan`: decode the plan's source region at the planned scale, the
 /// stored-frame colour filters, the geometry, the `aas:Filters` steps, the area shrink that
-/// `--max-size` asked for, quantize, orient — streamed row by row by `FusedRenderer`, or, for
-/// red-eye repair, by the whole-image reference pipeline.
+/// `--max-size` asked for, quantize, orient — streamed row by row by `FusedRenderer`.
 public struct Renderer: Sendable {
     /// Decodes the JPEG, enforcing its size and corruption limits.
     public var decoder: JPEGDecoder
@@ -176,7 +175,6 @@ public struct Renderer: Sendable {
     }
 
     private func render(_ plan: RenderPlan, pixels: Pixels, program: ColourProgram) throws -> Rendering {
-        guard FusedRenderer.supports(program) else { return try renderReference(plan, pixels: pixels, program: program) }
         var image = RGBA8Image(size: plan.outputSize)
         var decoded: (warnings: [String], decodeSeconds: Double) = ([], 0)
         let rowBytes = plan.outputSize.width * 4
@@ -187,7 +185,9 @@ public struct Renderer: Sendable {
             }
         }
         var rendering = Rendering(image: image.oriented(plan.orientation), workingSpace: program.space,
-                                  approximations: program.approximations, warnings: decoded.warnings + program.skipped)
+                                  approximations: program.approximations,
+                                  warnings: decoded.warnings + program.skipped
+                                      + program.storedRegionWarnings(imageSize: plan.decodedSize))
         rendering.decodeMs = decoded.decodeSeconds * 1000
         return rendering
     }
@@ -211,7 +211,7 @@ public struct Renderer: Sendable {
 
     private func renderEncoded(_ plan: RenderPlan, pixels: Pixels, program: ColourProgram, format: ImageFormat,
                                quality: Int) throws -> EncodedRendering {
-        guard format == .jpeg, plan.orientation == .identity, FusedRenderer.supports(program) else {
+        guard format == .jpeg, plan.orientation == .identity else {
             return try render(plan, pixels: pixels, program: program).encoded(as: format, quality: quality)
         }
         let size = plan.outputSize
@@ -224,14 +224,15 @@ public struct Renderer: Sendable {
             try writer.write(rows: rgb, stride: size.width * 3, count: 1)
         }
         var rendering = EncodedRendering(bytes: try writer.finish(), format: .jpeg, size: size,
-                                         approximations: program.approximations, warnings: decoded.warnings + program.skipped)
+                                         approximations: program.approximations,
+                                         warnings: decoded.warnings + program.skipped
+                                             + program.storedRegionWarnings(imageSize: plan.decodedSize))
         rendering.decodeMs = decoded.decodeSeconds * 1000
         return rendering
     }
 
     /// The whole-image pipeline the fused renderer replaced: decode everything, float images per
-    /// stage. Kept for red-eye repair (which needs the whole stored image) and as the reference
-    /// the fused renderer is tested against.
+    /// stage. Kept as the reference the fused renderer is tested against.
     func renderReference(_ plan: RenderPlan, jpeg: [UInt8], program: ColourProgram) throws -> Rendering {
         try renderReference(plan, pixels: .jpeg(OriginalBytes(jpeg)), program: program)
     }
