@@ -215,7 +215,7 @@ final class FusedRendererTests: XCTestCase {
                 for space in WorkingSpace.allCases {
                     let renderer = Renderer(colour: ColourOptions(workingSpace: space))
                     let plan = try RenderPlanner().plan(storedSize: stored.size, exifOrientation: nil, chain: chain, size: size)
-                    try Self.assertFusedMatchesReference(plan, original: .jpeg(jpeg), renderer: renderer,
+                    try Self.assertFusedMatchesReference(plan, original: .jpeg(OriginalBytes(jpeg)), renderer: renderer,
                                                          label: "\(name) \(size) \(space)")
                 }
             }
@@ -226,7 +226,7 @@ final class FusedRendererTests: XCTestCase {
             for size in [SizeRequest.full, .scale(DecodeScale(numerator: 2)!), .maxSize(300)] {
                 let plan = try RenderPlanner().plan(storedSize: stored, exifOrientation: ExifOrientation.value(inJPEG: jpeg),
                                                     chain: EditChain([vignettes[1]]), size: size)
-                try Self.assertFusedMatchesReference(plan, original: .jpeg(jpeg), renderer: Renderer(),
+                try Self.assertFusedMatchesReference(plan, original: .jpeg(OriginalBytes(jpeg)), renderer: Renderer(),
                                                      label: "Landscape_\(n) vignette \(size)")
             }
         }
