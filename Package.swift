@@ -29,15 +29,18 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2",
                        providers: [.apt(["liblcms2-dev"])]),
         // HEIC/HEIF originals (HEVC through libde265).
+        // Linked by the tests only (they write HEICs); AdjustKit loads libheif at run time (CHeifLoader).
         .systemLibrary(name: "CHeif", pkgConfig: "libheif",
                        providers: [.apt(["libheif-dev"])]),
 
         // Region decoding and row-streamed encoding through libjpeg's own API (Debian:
         // libjpeg62-turbo-dev); C because libjpeg reports errors by longjmp.
         .target(name: "CJPEGRegion", linkerSettings: [.linkedLibrary("jpeg")]),
+        // libheif through dlopen when the first HEIC is read, not at every start (heif_loader.h says why).
+        .target(name: "CHeifLoader", linkerSettings: [.linkedLibrary("dl")]),
 
         .target(name: "XMPParse", dependencies: ["CLibXML2"]),
-        .target(name: "AdjustKit", dependencies: ["XMPParse", "CTurboJPEG", "CJPEGRegion", "CExif", "CPNG", "CZlib", "CLCMS2", "CHeif"]),
+        .target(name: "AdjustKit", dependencies: ["XMPParse", "CTurboJPEG", "CJPEGRegion", "CExif", "CPNG", "CZlib", "CLCMS2", "CHeifLoader"]),
         .executableTarget(name: "adjust", dependencies: [
             "AdjustKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -4,9 +4,12 @@
 #include <stdio.h> /* jpeglib.h uses FILE and size_t without including them */
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <unistd.h>
 
 #include <jpeglib.h>
 #include <jerror.h>
+#include <jpegint.h> /* struct jpeg_entropy_decoder: the file source's decode_mcu wrapper */
 
 /* libjpeg's error_exit must not return. Ours formats the message into the handle and longjmps
  * back to the setjmp in whichever shim function is running. */
@@ -82,10 +85,136 @@ static void jr_copy_message(const char *message, char *err, size_t err_size) {
 /* ---------------------------------------------------------------------------------------------
  * Decoder */
 
+/* A libjpeg source reading a file as libjpeg consumes it: positioned reads (pread) into a buffer
+ * of its own, from offset 0, never past the size the file had when it was opened. Where the data
+ * ends it does what jpeg_mem_src does (a warning and a fake EOI, as often as libjpeg asks), so a
+ * file decodes exactly as the same bytes in memory; a read that fails, or finds the file shorter
+ * than that size or its start different from what the caller read before, is an input error.
+ *
+ * Exactly, because of one more thing. libjpeg-turbo's sequential Huffman decoder takes its fast
+ * path for an MCU only when the source holds at least 512 bytes a block (jdhuff.c, decode_mcu);
+ * otherwise its slow path, which alone reports a bad Huffman code (the fast path decodes one as 0
+ * without a word). In memory the source holds the rest of the file, so the slow path runs only
+ * in the file's last few KB; a plain buffered source would run it at the end of every buffer,
+ * and a damaged file could be refused ("bad Huffman code") where the same bytes in memory are
+ * not, or report its damage differently. So the entropy decoder's decode_mcu is wrapped
+ * (jr_file_decode_mcu) to top the buffer up to JR_FILE_AHEAD bytes, or to the file's end, before
+ * every MCU: each MCU sees what it would see in memory, more than the fast path's 512 bytes a
+ * block (at most D_MAX_BLOCKS_IN_MCU = 10 blocks), or all that is left. */
+#define JR_FILE_AHEAD 32768
+#define JR_FILE_BUFFER 131072
+
+typedef struct {
+    struct jpeg_source_mgr pub;
+    int fd;
+    long long offset, size;
+    /* The caller's copy of the file's start, checked against every byte read there. */
+    unsigned char *expect;
+    size_t expect_size;
+    int input_error; /* 0, an errno value, or -1: the file changed */
+    unsigned char *buffer;
+    size_t buffer_size; /* at least 2 * JR_FILE_AHEAD */
+    /* The entropy decoder's own decode_mcu, which jr_file_decode_mcu calls. */
+    boolean (*decode_mcu)(j_decompress_ptr cinfo, JBLOCKROW *MCU_data);
+} jr_file_source;
+
+static void jr_file_init(j_decompress_ptr cinfo) { (void)cinfo; }
+static void jr_file_term(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static void jr_file_fail(j_decompress_ptr cinfo, int input_error) {
+    jr_file_source *src = (jr_file_source *)cinfo->src;
+    jr_error *err = (jr_error *)cinfo->err;
+    src->input_error = input_error;
+    snprintf(err->message, sizeof err->message, "%s",
+             input_error > 0 ? strerror(input_error) : "the file changed while it was read");
+    longjmp(err->jump, 1);
+}
+
+/* Reads the next bytes of the file (at most `room`, and at least one: the caller checked that
+ * some are left) into dst; the count read. */
+static size_t jr_file_read(j_decompress_ptr cinfo, unsigned char *dst, size_t room) {
+    jr_file_source *src = (jr_file_source *)cinfo->src;
+    long long left = src->size - src->offset;
+    size_t want = left < (long long)room ? (size_t)left : room;
+    ssize_t got;
+    do got = pread(src->fd, dst, want, (off_t)src->offset); while (got < 0 && errno == EINTR);
+    if (got < 0) jr_file_fail(cinfo, errno ? errno : EIO);
+    if (got == 0) jr_file_fail(cinfo, -1); /* shorter than it was */
+    if ((size_t)src->offset < src->expect_size) {
+        size_t end = (size_t)src->offset + (size_t)got, stop = end < src->expect_size ? end : src->expect_size;
+        if (memcmp(dst, src->expect + src->offset, stop - (size_t)src->offset) != 0) jr_file_fail(cinfo, -1);
+    }
+    src->offset += got;
+    return (size_t)got;
+}
+
+static boolean jr_file_fill(j_decompress_ptr cinfo) {
+    static const JOCTET fake_eoi[2] = {0xFF, JPEG_EOI};
+    jr_file_source *src = (jr_file_source *)cinfo->src;
+    if (src->offset >= src->size) {
+        /* As jpeg_mem_src's fill_mem_input_buffer. */
+        WARNMS(cinfo, JWRN_JPEG_EOF);
+        src->pub.next_input_byte = fake_eoi;
+        src->pub.bytes_in_buffer = 2;
+        return TRUE;
+    }
+    src->pub.bytes_in_buffer = jr_file_read(cinfo, src->buffer, src->buffer_size);
+    src->pub.next_input_byte = src->buffer;
+    return TRUE;
+}
+
+/* The entropy decoder's decode_mcu, with the buffer topped up first (see jr_file_source). */
+static boolean jr_file_decode_mcu(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
+    jr_file_source *src = (jr_file_source *)cinfo->src;
+    size_t have = src->pub.bytes_in_buffer;
+    if (have < JR_FILE_AHEAD && src->offset < src->size) {
+        /* Data is left in the file, so the buffer is ours (the fake EOI comes only after it). */
+        memmove(src->buffer, src->pub.next_input_byte, have);
+        while (have < JR_FILE_AHEAD && src->offset < src->size)
+            have += jr_file_read(cinfo, src->buffer + have, src->buffer_size - have);
+        src->pub.next_input_byte = src->buffer;
+        src->pub.bytes_in_buffer = have;
+    }
+    return src->decode_mcu(cinfo, MCU_data);
+}
+
+/* Puts jr_file_decode_mcu in front of the entropy decoder's decode_mcu, once it exists and
+ * whenever libjpeg has set a new one (the progressive decoder sets one per scan). */
+static void jr_file_wrap_entropy(j_decompress_ptr cinfo) {
+    jr_file_source *src = (jr_file_source *)cinfo->src;
+    if (cinfo->entropy && cinfo->entropy->decode_mcu != jr_file_decode_mcu) {
+        src->decode_mcu = cinfo->entropy->decode_mcu;
+        cinfo->entropy->decode_mcu = jr_file_decode_mcu;
+    }
+}
+
+/* jdatasrc.c's skip_input_data, which jpeg_mem_src uses: past the end, one warning and fake EOI
+ * per fill, as there. */
+static void jr_file_skip(j_decompress_ptr cinfo, long num_bytes) {
+    struct jpeg_source_mgr *src = cinfo->src;
+    if (num_bytes > 0) {
+        while (num_bytes > (long)src->bytes_in_buffer) {
+            num_bytes -= (long)src->bytes_in_buffer;
+            (void)(*src->fill_input_buffer)(cinfo);
+        }
+        src->next_input_byte += (size_t)num_bytes;
+        src->bytes_in_buffer -= (size_t)num_bytes;
+    }
+}
+
+static void jr_file_source_free(jr_file_source *src) {
+    if (!src) return;
+    free(src->expect);
+    free(src->buffer);
+    free(src);
+}
+
 struct jr_decoder {
     struct jpeg_decompress_struct cinfo;
     jr_error err;
     struct jpeg_progress_mgr progress;
+    jr_file_source *file; /* NULL when reading memory */
+    int limit_scans;
     int failed, started;
     int stored_width, stored_height;
     int components; /* delivered per pixel: 3 (RGB) or 4 (CMYK, as stored) */
@@ -100,38 +229,59 @@ struct jr_decoder {
 };
 
 /* TurboJPEG's TJFLAG_LIMITSCANS: a progressive file can have thousands of tiny scans, each
- * costing a pass over the coefficients (a CPU bomb). */
+ * costing a pass over the coefficients (a CPU bomb). And for a file source, the decode_mcu
+ * wrapper: libjpeg calls the monitor before it absorbs each scan of a multi-scan file, inside
+ * jpeg_start_decompress. */
 static void jr_progress_monitor(j_common_ptr cinfo) {
-    j_decompress_ptr dinfo = (j_decompress_ptr)cinfo;
+    jr_decoder *dec = (jr_decoder *)cinfo; /* cinfo is its first member */
     jr_error *err = (jr_error *)cinfo->err;
-    if (dinfo->input_scan_number > 500) {
+    if (dec->limit_scans && dec->cinfo.input_scan_number > 500) {
         snprintf(err->message, sizeof err->message, "Progressive JPEG image has more than 500 scans");
         longjmp(err->jump, 1);
     }
+    if (dec->file) jr_file_wrap_entropy(&dec->cinfo);
 }
 
-jr_decoder *jr_decoder_open(const unsigned char *data, size_t size, int tolerate_warnings,
-                            int limit_scans, int *status, char *err, size_t err_size) {
+/* Opens a decoder on `data` (file NULL) or on `file` (which it then owns). */
+static jr_decoder *jr_decoder_open_source(const unsigned char *data, size_t size, jr_file_source *file,
+                                          int tolerate_warnings, int limit_scans, int *status, int *input_error,
+                                          char *err, size_t err_size) {
+    if (input_error) *input_error = 0;
     jr_decoder *dec = calloc(1, sizeof *dec);
     if (!dec) {
+        jr_file_source_free(file);
         *status = JR_ERROR;
         jr_copy_message("out of memory", err, err_size);
         return NULL;
     }
+    dec->file = file;
     dec->cinfo.err = &dec->err.pub;
     jr_error_init(&dec->err, tolerate_warnings);
     if (setjmp(dec->err.jump)) {
         *status = JR_ERROR;
+        if (input_error && dec->file) *input_error = dec->file->input_error;
         jr_copy_message(dec->err.message, err, err_size);
         jr_decoder_close(dec);
         return NULL;
     }
     jpeg_create_decompress(&dec->cinfo);
-    if (limit_scans) {
+    dec->limit_scans = limit_scans;
+    if (limit_scans || file) {
         dec->progress.progress_monitor = jr_progress_monitor;
         dec->cinfo.progress = &dec->progress;
     }
-    jpeg_mem_src(&dec->cinfo, data, (unsigned long)size);
+    if (file) {
+        file->pub.init_source = jr_file_init;
+        file->pub.fill_input_buffer = jr_file_fill;
+        file->pub.skip_input_data = jr_file_skip;
+        file->pub.resync_to_restart = jpeg_resync_to_restart;
+        file->pub.term_source = jr_file_term;
+        file->pub.bytes_in_buffer = 0;
+        file->pub.next_input_byte = NULL;
+        dec->cinfo.src = &file->pub;
+    } else {
+        jpeg_mem_src(&dec->cinfo, data, (unsigned long)size);
+    }
     /* Kept for jr_decoder_icc_profile (a CMYK file is converted through its profile). */
     jpeg_save_markers(&dec->cinfo, JPEG_APP0 + 2, 0xFFFF);
     dec->err.reading_header = 1;
@@ -144,6 +294,38 @@ jr_decoder *jr_decoder_open(const unsigned char *data, size_t size, int tolerate
     *status = JR_OK;
     return dec;
 }
+
+jr_decoder *jr_decoder_open(const unsigned char *data, size_t size, int tolerate_warnings,
+                            int limit_scans, int *status, char *err, size_t err_size) {
+    return jr_decoder_open_source(data, size, NULL, tolerate_warnings, limit_scans, status, NULL, err, err_size);
+}
+
+jr_decoder *jr_decoder_open_file(int fd, long long size, const unsigned char *expect, size_t expect_size,
+                                 size_t buffer_size, int tolerate_warnings, int limit_scans, int *status,
+                                 int *input_error, char *err, size_t err_size) {
+    *input_error = 0;
+    if (buffer_size == 0) buffer_size = JR_FILE_BUFFER;
+    if (buffer_size < 2 * JR_FILE_AHEAD) buffer_size = 2 * JR_FILE_AHEAD;
+    jr_file_source *file = calloc(1, sizeof *file);
+    if (file) {
+        file->buffer = malloc(buffer_size);
+        file->expect = malloc(expect_size ? expect_size : 1);
+    }
+    if (!file || !file->buffer || !file->expect) {
+        jr_file_source_free(file);
+        *status = JR_ERROR;
+        jr_copy_message("out of memory", err, err_size);
+        return NULL;
+    }
+    if (expect_size) memcpy(file->expect, expect, expect_size);
+    file->expect_size = expect_size;
+    file->fd = fd;
+    file->size = size;
+    file->buffer_size = buffer_size;
+    return jr_decoder_open_source(NULL, 0, file, tolerate_warnings, limit_scans, status, input_error, err, err_size);
+}
+
+int jr_decoder_input_error(const jr_decoder *dec) { return dec->file ? dec->file->input_error : 0; }
 
 int jr_decoder_width(const jr_decoder *dec) { return dec->stored_width; }
 int jr_decoder_height(const jr_decoder *dec) { return dec->stored_height; }
@@ -201,7 +383,7 @@ static void jr_read_cropped(jr_decoder *dec, unsigned char *dst, size_t stride, 
         int chunk = rows < 64 ? rows : 64;
         for (int i = 0; i < chunk; i++) pointers[i] = dst + (size_t)i * stride;
         JDIMENSION got = jpeg_read_scanlines(&dec->cinfo, pointers, (JDIMENSION)chunk);
-        /* A memory source never suspends; 0 would mean a libjpeg state we do not expect. */
+        /* Neither source ever suspends; 0 would mean a libjpeg state we do not expect. */
         if (got == 0) {
             snprintf(dec->err.message, sizeof dec->err.message, "libjpeg returned no rows");
             longjmp(dec->err.jump, 1);
@@ -248,6 +430,9 @@ int jr_decoder_start(jr_decoder *dec, int scale_num, int x, int w, int y, int *o
     /* libjpeg turns YCCK into CMYK itself; CMYK to RGB needs the file's ICC profile (the caller). */
     cinfo->out_color_space = dec->components == 4 ? JCS_CMYK : JCS_RGB;
     jpeg_start_decompress(cinfo);
+    /* A single-scan file's MCUs are decoded from here on (jpeg_skip_scanlines calls decode_mcu
+     * with no monitor call before). */
+    if (dec->file) jr_file_wrap_entropy(cinfo);
     if ((int)cinfo->output_width != width || (int)cinfo->output_height != height)
         return jr_fail(dec, "libjpeg's scaled size differs from ceil(size * n / 8)");
 
@@ -313,6 +498,7 @@ void jr_decoder_close(jr_decoder *dec) {
     /* Destroying also aborts: stopping before the last row is the point of a region decode,
      * and jpeg_finish_decompress would read (and check) the rest of the file. */
     jpeg_destroy_decompress(&dec->cinfo);
+    jr_file_source_free(dec->file);
     free(dec->buffer);
     free(dec);
 }

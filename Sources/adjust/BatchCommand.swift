@@ -22,17 +22,30 @@ struct BatchCommand: ParsableCommand {
 
         Standard error: on a terminal, one progress bar redrawn in place (failures and warnings are \
         printed above it); otherwise one line per photo, "adjust: ok IN -> OUT", \
-        "adjust: no-edit IN -> OUT", "adjust: skipped IN (OUT exists)" or \
+        "adjust: no-edit IN -> OUT", "adjust: skipped IN (OUT exists)", "adjust: current IN -> OUT" or \
         "adjust: error: IN: problem". Then a summary line: \
         "adjust: N files: A ok, B without edits, C skipped, D failed".
 
         --json: standard output gets one JSON object per photo, in the order they finish: \
-        {"input", "output", "status" (ok, no-edit, skipped or failed), "error" (failed only: the \
+        {"input", "output", "status" (ok, no-edit, skipped, current, failed; orphaned or pruned for \
+        outputs whose original is gone), "reason", "error" (failed only: the \
         file at fault and the problem, one line), "edit" (embedded, sidecar, aae, xmp-dir or none; null \
         when not read), "editFile", "chain" (filter names in application order), "size" ([w, h] \
-        written), "warnings", "readMs" (reading, parsing and planning), "renderMs" (decoding, \
-        rendering and encoding, one streamed pass), "writeMs" (metadata and writing), "totalMs"}, then a last line \
-        {"summary": {"files", "ok", "noEdit", "skipped", "failed", "jobs", "totalMs"}}.
+        written), "warnings", "readMs" (reading, parsing and planning), "digestMs" (SHA-256 of the \
+        original and edit), "renderMs" (decoding, rendering and encoding, one streamed pass), \
+        "decodeMs" (the decoder's part of it), "writeMs" (metadata and writing), "totalMs"}, then a \
+        last line {"summary": {"files", "ok", "noEdit", "skipped", "failed", "jobs", "totalMs"; \
+        "current" with --update, "orphaned" and "pruned" with --update or --prune}} \
+        (docs/batch-record.schema.json).
+
+        --update: every output records its provenance in its XMP (the tool version, SHA-256 \
+        digests of the original and of the edit file, the options that change the output, the \
+        original's path; docs/spec/provenance.md). With --update a photo is rendered only when \
+        its output is missing, incomplete or has no record, or its original, edit, tool or \
+        options changed ("reason" says which); otherwise it is left alone with status current \
+        ("adjust: current IN -> OUT"). With --update or --prune, outputs in DIR (with a record) \
+        whose original is gone are reported, status orphaned, and removed only with --prune \
+        (status pruned); a file without adjust's record is never touched.
 
         --shard K/N: this process takes only its share of the inputs (a stable hash of each \
         input's path relative to its input root, modulo N) and reports only those; N processes \
@@ -64,6 +77,12 @@ struct BatchCommand: ParsableCommand {
     @Flag(name: .long, help: "Leave photos whose output already exists alone (status skipped).")
     var skipExisting = false
 
+    @Flag(name: .long, help: "Render only photos whose output is missing or stale: its recorded original, edit, tool or options differ (others: status current).")
+    var update = false
+
+    @Flag(name: .long, help: "Remove outputs (with adjust's provenance) whose original is gone; without it --update only reports them.")
+    var prune = false
+
     @Option(name: .long, help: ArgumentHelp(
         "Take only shard K of N (1…N) of the inputs, partitioned by their relative paths.", valueName: "K/N"))
     var shard: BatchShard = .whole
@@ -93,6 +112,7 @@ struct BatchCommand: ParsableCommand {
         }
         if let jobs, jobs < 1 { throw ValidationError("-j/--jobs must be at least 1, got \(jobs)") }
         guard !out.isEmpty else { throw ValidationError("--out must name a folder") }
+        if update, skipExisting { throw ValidationError("--update and --skip-existing cannot be used together") }
     }
 
     func run() throws {
@@ -117,25 +137,84 @@ struct BatchCommand: ParsableCommand {
         let items = allItems.filter { shard.owns($0.shardKey) }
         BatchFiles.removeStaleTemporaryFiles(in: out, keeping: Set(allItems.filter { !shard.owns($0.shardKey) }
             .compactMap(\.output)))
+        let optionsDescription: String
+        do { optionsDescription = try outputOptionsDescription(format: format) } catch { throw Diagnostics.fail(error) }
         let job = BatchRunner(renderer: renderer, editSource: limits.editSource, planner: limits.planner,
                               size: size.request, format: format, quality: quality, metadata: metadata.options,
-                              xmpDir: xmpDir, skipExisting: skipExisting, json: json,
-                              inputKeys: Set(allItems.compactMap(\.key)))
+                              xmpDir: xmpDir, skipExisting: skipExisting, update: update,
+                              tool: "adjust \(Adjust.configuration.version)", optionsDescription: optionsDescription,
+                              json: json, inputKeys: Set(allItems.compactMap(\.key)))
         let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, items.count))
         let progress = BatchProgress(total: items.count)
         job.run(items, workers: workers, progress: progress)
         progress.finish()
 
+        let orphans = update || prune ? sweepOrphans(allItems, job: job, progress: progress) : []
         let counts = progress.snapshot
-        let noun = counts.done == 1 ? "file" : "files"
-        progress.message("adjust: \(counts.done) \(noun): \(counts.ok) ok, \(counts.noEdit) without edits, "
-            + "\(counts.skipped) skipped, \(counts.failed) failed")
-        if json {
-            job.emit(BatchSummaryLine(summary: .init(
-                files: counts.done, ok: counts.ok, noEdit: counts.noEdit, skipped: counts.skipped,
-                failed: counts.failed, jobs: workers, totalMs: BatchRunner.milliseconds(since: started))))
+        summarize(counts, orphans: orphans, workers: workers, job: job, progress: progress, started: started)
+        if counts.failed > 0 || orphans.contains(where: { $0.status == .failed }) { throw ExitCode(65) }
+    }
+
+    /// `--update`/`--prune`: finds (and with --prune removes) this shard's outputs whose original
+    /// is gone, reporting each.
+    private func sweepOrphans(_ allItems: [BatchItem], job: BatchRunner, progress: BatchProgress) -> [BatchRecord] {
+        let expected = Set(allItems.compactMap(\.output).map(BatchFiles.absolute))
+        let orphans = BatchOrphans(out: out, expectedOutputs: expected, shard: shard).sweep(prune: prune)
+        for record in orphans {
+            let output = record.output ?? ""
+            switch record.status {
+            case .pruned: progress.message("adjust: pruned \(output) (its original \(record.input) is gone)")
+            case .orphaned:
+                progress.message("adjust: orphaned \(output) (its original \(record.input) is gone; --prune removes it)")
+            default: progress.message("adjust: error: \(record.error ?? output)")
+            }
+            if json { job.emit(record) }
         }
-        if counts.failed > 0 { throw ExitCode(65) }
+        return orphans
+    }
+
+    /// The summary line(s) on standard error, and the summary object with --json.
+    private func summarize(_ counts: BatchProgress.Counts, orphans: [BatchRecord], workers: Int, job: BatchRunner,
+                           progress: BatchProgress, started: DispatchTime) {
+        let noun = counts.done == 1 ? "file" : "files"
+        let current = update ? "\(counts.current) current, " : ""
+        progress.message("adjust: \(counts.done) \(noun): \(counts.ok) ok, \(counts.noEdit) without edits, "
+            + "\(current)\(counts.skipped) skipped, \(counts.failed) failed")
+        let orphaned = orphans.count { $0.status == .orphaned }, pruned = orphans.count { $0.status == .pruned }
+        if !orphans.isEmpty {
+            progress.message("adjust: \(orphans.count) output\(orphans.count == 1 ? "" : "s") whose original is gone: "
+                + "\(pruned) pruned, \(orphaned) kept, \(orphans.count - pruned - orphaned) not removable")
+        }
+        guard json else { return }
+        let sweep = update || prune
+        job.emit(BatchSummaryLine(summary: .init(
+            files: counts.done, ok: counts.ok, noEdit: counts.noEdit, skipped: counts.skipped,
+            failed: counts.failed, jobs: workers, current: update ? counts.current : nil,
+            orphaned: sweep ? orphaned : nil, pruned: sweep ? pruned : nil,
+            totalMs: BatchRunner.milliseconds(since: started))))
+    }
+
+    /// The options that change an output file, in the fixed form its provenance records: a
+    /// change to any of them makes `--update` render again. Limits are not among them: they
+    /// decide whether a photo renders, not what it renders to.
+    private func outputOptionsDescription(format: ImageFormat) throws(FileError) -> String {
+        let sizeText: String = switch size.request {
+        case .full: "full"
+        case .scale(let scale): "scale:\(scale.numerator)/8"
+        case .maxSize(let side): "max-size:\(side)"
+        }
+        var luts: [String] = []
+        for entry in colour.effectLut.sorted() {
+            guard let (effect, path) = try? ColourOptionGroup.split(entry) else { continue }
+            luts.append("\(effect.rawValue):sha256:\(try SHA256.hex(ofFileAt: path))")
+        }
+        let metadataText = metadata.stripMetadata ? "none" : metadata.stripGps ? "no-gps" : "all"
+        return [
+            "size=\(sizeText)", "format=\(format.rawValue)", "quality=\(format == .jpeg ? String(quality) : "-")",
+            "working-space=\(colour.workingSpace)", "effect-luts=\(luts.isEmpty ? "built-in" : luts.joined(separator: ","))",
+            "skip-unsupported=\(colour.skipUnknownFilters)", "tolerate-jpeg-warnings=\(limits.tolerateJpegWarnings)",
+            "metadata=\(metadataText)",
+        ].joined(separator: " ")
     }
 }
 

@@ -141,6 +141,22 @@ enum BatchFiles {
         }
     }
 
+    /// The absolute form of `path`, "." and ".." resolved (symbolic links are not).
+    static func absolute(_ path: String) -> String {
+        URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath,
+                                                   isDirectory: true)).standardizedFileURL.path
+    }
+
+    /// `path` relative to `folder` ("../../photos/IMG_0001.JPG"), both taken as absolute paths.
+    static func relativePath(of path: String, from folder: String) -> String {
+        let target = absolute(path).split(separator: "/")
+        let base = absolute(folder).split(separator: "/")
+        var shared = 0
+        while shared < min(target.count, base.count), target[shared] == base[shared] { shared += 1 }
+        let parts = Array(repeating: "..", count: base.count - shared) + target[shared...].map(String.init)
+        return parts.joined(separator: "/")
+    }
+
     static func oneLine(_ error: Any) -> String {
         "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ")
     }

@@ -12,8 +12,8 @@ import Foundation
 /// writes.
 final class BatchProgress: Sendable {
     struct Counts: Equatable {
-        var ok = 0, noEdit = 0, skipped = 0, failed = 0
-        var done: Int { ok + noEdit + skipped + failed }
+        var ok = 0, noEdit = 0, skipped = 0, current = 0, failed = 0
+        var done: Int { ok + noEdit + skipped + current + failed }
     }
 
     let total: Int
@@ -48,7 +48,9 @@ final class BatchProgress: Sendable {
             case .ok: state.counts.ok += 1
             case .noEdit: state.counts.noEdit += 1
             case .skipped: state.counts.skipped += 1
+            case .current: state.counts.current += 1
             case .failed: state.counts.failed += 1
+            case .orphaned, .pruned: break   // outputs, not inputs: not among the files counted
             }
             state.lastName = URL(fileURLWithPath: input).lastPathComponent
             if interactive {
@@ -89,6 +91,7 @@ final class BatchProgress: Sendable {
         line += " \(counts.done)/\(total)  ok \(counts.ok)"
         if counts.noEdit > 0 { line += "  no-edit \(counts.noEdit)" }
         if counts.skipped > 0 { line += "  skipped \(counts.skipped)" }
+        if counts.current > 0 { line += "  current \(counts.current)" }
         line += "  failed \(counts.failed)"
         if !name.isEmpty { line += "  " + name }
         // Never wrap: a wrapped line cannot be redrawn with \r.

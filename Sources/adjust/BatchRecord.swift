@@ -8,7 +8,14 @@ enum BatchStatus: String, Codable, Sendable {
     case noEdit = "no-edit"
     /// Left alone: `--skip-existing` and the output exists.
     case skipped
+    /// Left alone: `--update` and the output's recorded provenance matches.
+    case current
     case failed
+    /// An output (with adjust's provenance) whose original is gone, left in place (`--update`
+    /// without `--prune`). `input` is the path the original had.
+    case orphaned
+    /// Such an output, removed (`--prune`).
+    case pruned
 }
 
 /// One line of `adjust batch --json`: what happened to one input. This is an interface
@@ -22,7 +29,10 @@ struct BatchRecord: Codable, Sendable, Equatable {
     var status: BatchStatus
     /// Failed: the file at fault and the problem, one line.
     var error: String?
-    /// Why the status: the error of a failure, "output exists" for a skip.
+    /// Why the status: the error of a failure, "output exists" for a skip; with `--update`, why
+    /// an output was rendered again ("original changed", "edit changed", "options changed",
+    /// "tool changed (…)", "no output yet", "output has no provenance", "output is incomplete")
+    /// or "output is current"; "its original is gone" for orphaned and pruned outputs.
     var reason: String?
     /// embedded, sidecar, xmp-dir or none; nil when the edit was not read.
     var edit: String?
@@ -35,14 +45,19 @@ struct BatchRecord: Codable, Sendable, Equatable {
     /// Reading the file, parsing the edit and planning (the JPEG header is decoded here).
     var readMs: Double?
     /// Decoding, rendering and encoding: one streamed pass, the entropy decode interleaved with
-    /// the rendering rows, so it has no separate time.
+    /// the rendering rows.
     var renderMs: Double?
+    /// The part of `renderMs` spent in the decoder (libjpeg-turbo or libheif), on its own thread.
+    var decodeMs: Double?
+    /// Hashing the original and the edit file for the provenance (SHA-256).
+    var digestMs: Double?
     /// Metadata carry-over and the atomic write.
     var writeMs: Double?
     var totalMs: Double
 
     enum CodingKeys: String, CodingKey {
-        case input, output, status, error, reason, edit, editFile, chain, size, warnings, readMs, renderMs, writeMs, totalMs
+        case input, output, status, error, reason, edit, editFile, chain, size, warnings, readMs, digestMs, renderMs, decodeMs
+        case writeMs, totalMs
     }
 
     init(input: String, output: String?, status: BatchStatus, chain: [String] = [], totalMs: Double) {
@@ -63,7 +78,9 @@ struct BatchRecord: Codable, Sendable, Equatable {
         try container.encodeIfPresent(size, forKey: .size)
         try container.encodeIfPresent(warnings, forKey: .warnings)
         try container.encodeIfPresent(readMs, forKey: .readMs)
+        try container.encodeIfPresent(digestMs, forKey: .digestMs)
         try container.encodeIfPresent(renderMs, forKey: .renderMs)
+        try container.encodeIfPresent(decodeMs, forKey: .decodeMs)
         try container.encodeIfPresent(writeMs, forKey: .writeMs)
         try container.encode(totalMs, forKey: .totalMs)
     }
@@ -73,6 +90,8 @@ struct BatchRecord: Codable, Sendable, Equatable {
 struct BatchSummaryLine: Codable, Sendable, Equatable {
     struct Summary: Codable, Sendable, Equatable {
         var files, ok, noEdit, skipped, failed, jobs: Int
+        /// `--update` and `--prune` runs only (absent otherwise).
+        var current, orphaned, pruned: Int?
         var totalMs: Double
     }
     var summary: Summary

@@ -13,17 +13,23 @@ final class BatchRunner: Sendable {
     let metadata: MetadataOptions
     let xmpDir: String?
     let skipExisting: Bool
+    /// `--update`: an output whose recorded provenance matches is left alone (status current).
+    let update: Bool
+    /// What every output records beside its digests: the tool and the output-changing options.
+    let tool: String
+    let optionsDescription: String
     let json: Bool
     /// Every input of the whole batch (all shards): an output must never be one of them.
     let inputKeys: Set<BatchFiles.Key>
     private let outputLock = Mutex(())
 
     init(renderer: Renderer, editSource: EditSource, planner: RenderPlanner, size: SizeRequest, format: ImageFormat,
-         quality: Int, metadata: MetadataOptions, xmpDir: String?, skipExisting: Bool, json: Bool,
-         inputKeys: Set<BatchFiles.Key>) {
+         quality: Int, metadata: MetadataOptions, xmpDir: String?, skipExisting: Bool, update: Bool, tool: String,
+         optionsDescription: String, json: Bool, inputKeys: Set<BatchFiles.Key>) {
         (self.renderer, self.editSource, self.planner, self.size, self.format) = (renderer, editSource, planner, size, format)
         self.metadata = metadata
         (self.quality, self.xmpDir, self.skipExisting, self.json) = (quality, xmpDir, skipExisting, json)
+        (self.update, self.tool, self.optionsDescription) = (update, tool, optionsDescription)
         self.inputKeys = inputKeys
     }
 
@@ -71,7 +77,8 @@ final class BatchRunner: Sendable {
         case .ok: line = "ok \(item.input) -> \(output)"
         case .noEdit: line = "no-edit \(item.input) -> \(output)"
         case .skipped: line = "skipped \(item.input) (\(output) exists)"
-        case .failed: line = "error: \(item.input): failed"
+        case .current: line = "current \(item.input) -> \(output)"
+        case .failed, .orphaned, .pruned: line = "error: \(item.input): failed"
         }
         progress.finished(record.status, input: item.input, line: line,
                           extra: (record.warnings ?? []).map { "adjust: " + $0 })
@@ -79,53 +86,122 @@ final class BatchRunner: Sendable {
     }
 
     private func render(_ item: BatchItem, into record: inout BatchRecord) throws(FileError) {
-        if let failure = item.failure { throw failure }
-        guard let output = item.output else {
-            throw FileError(path: item.input, kind: .unwritable, problem: "no output path")
-        }
-        if let existing = BatchFiles.key(output) {
-            if inputKeys.contains(existing) || BatchFiles.key(item.input) == existing {
-                throw FileError(path: output, kind: .unwritable, problem: "refusing to overwrite an input image")
-            }
-            if skipExisting { record.status = .skipped; record.reason = "output exists"; return }
-        }
+        let (output, outputExists) = try checkedOutput(of: item)
+        if outputExists, skipExisting { record.status = .skipped; record.reason = "output exists"; return }
         try BatchFiles.makeDirectory((output as NSString).deletingLastPathComponent)
         var warnings: [String] = []
         defer { record.warnings = warnings.isEmpty ? nil : warnings.map { BatchFiles.oneLine($0) } }
 
+        let (photo, provenance) = try read(item, output: output, into: &record, warnings: &warnings)
+        if update {
+            record.reason = outputExists ? Self.staleness(of: output, against: provenance) : "no output yet"
+            if record.reason == nil {
+                record.status = .current
+                record.reason = "output is current"
+                return
+            }
+        }
+        try renderAndWrite(photo, input: item.input, to: output, provenance: provenance, into: &record,
+                           warnings: &warnings)
+    }
+
+    /// The item's output path and whether a file is there; throws a failure found while
+    /// collecting, and refuses an output that is one of the inputs.
+    private func checkedOutput(of item: BatchItem) throws(FileError) -> (path: String, exists: Bool) {
+        if let failure = item.failure { throw failure }
+        guard let output = item.output else {
+            throw FileError(path: item.input, kind: .unwritable, problem: "no output path")
+        }
+        guard let existing = BatchFiles.key(output) else { return (output, false) }
+        if inputKeys.contains(existing) || BatchFiles.key(item.input) == existing {
+            throw FileError(path: output, kind: .unwritable, problem: "refusing to overwrite an input image")
+        }
+        return (output, true)
+    }
+
+    /// Hashes the original, reads it, finds and parses its edit, plans; fills the record's edit
+    /// fields and timings. Returns the photo and the provenance its output records.
+    private func read(_ item: BatchItem, output: String, into record: inout BatchRecord,
+                      warnings: inout [String]) throws(FileError) -> (PhotoEdit, Provenance) {
+        // Hashed before the photo is read: a change after this makes the recorded digest stale,
+        // so a later --update renders again rather than keeping a stale output.
         var clock = DispatchTime.now()
+        let originalDigest = try SHA256.hex(ofFileAt: item.input)
+        record.digestMs = Self.milliseconds(since: clock)
+
+        clock = DispatchTime.now()
         let editFile = xmpDir.flatMap { editInXMPDir($0, relative: item.relative) }
         let photo = try PhotoEdit(imagePath: item.input, editPath: editFile, size: size, editSource: editSource,
                                   planner: planner, renderer: renderer)
         record.readMs = Self.milliseconds(since: clock)
         record.chain = photo.edit.chain.steps.map(\.filterName)
-        switch photo.edit.origin {
-        case .none: record.edit = "none"
-        case .embedded(let path): record.edit = editFile == nil ? "embedded" : "xmp-dir"; record.editFile = path
-        case .sidecar(let path): record.edit = "sidecar"; record.editFile = path
-        case .aae(let path): record.edit = "aae"; record.editFile = path
-        case .xmpFile(let path), .metadataDump(let path): record.edit = "xmp-dir"; record.editFile = path
-        }
+        (record.edit, record.editFile) = Self.describe(photo.edit.origin, fromXMPDir: editFile != nil)
         let editLabel = record.editFile ?? item.input
         warnings += photo.edit.warnings.map { "warning: \(editLabel): \($0)" }
         warnings += photo.edit.notes.map { "note: \(editLabel): \($0)" }
         warnings += photo.plan.warnings.map { "warning: \(item.input): \($0)" }
 
         clock = DispatchTime.now()
+        let provenance = try self.provenance(of: item, output: output, originalDigest: originalDigest,
+                                             editKind: record.edit ?? "none", editFile: record.editFile)
+        record.digestMs = (record.digestMs ?? 0) + Self.milliseconds(since: clock)
+        return (photo, provenance)
+    }
+
+    /// The record's `edit` and `editFile` for an edit's origin.
+    private static func describe(_ origin: EditOrigin, fromXMPDir: Bool) -> (kind: String, file: String?) {
+        switch origin {
+        case .none: ("none", nil)
+        case .embedded(let path): (fromXMPDir ? "xmp-dir" : "embedded", path)
+        case .sidecar(let path): ("sidecar", path)
+        case .aae(let path): ("aae", path)
+        case .xmpFile(let path), .metadataDump(let path): ("xmp-dir", path)
+        }
+    }
+
+    /// Renders, encodes and writes atomically with the provenance in the output's metadata.
+    private func renderAndWrite(_ photo: PhotoEdit, input: String, to output: String, provenance: Provenance,
+                                into record: inout BatchRecord, warnings: inout [String]) throws(FileError) {
+        var clock = DispatchTime.now()
         let rendering = try photo.renderEncoded(format: format, quality: quality)
         record.renderMs = Self.milliseconds(since: clock)
-        warnings += rendering.warnings.map { "warning: \(item.input): \($0)" }
+        record.decodeMs = (rendering.decodeMs * 10).rounded() / 10
+        warnings += rendering.warnings.map { "warning: \(input): \($0)" }
         if !rendering.approximations.isEmpty {
-            warnings.append("note: \(item.input): approximate filters used: "
-                + rendering.approximations.joined(separator: "; "))
+            warnings.append("note: \(input): approximate filters used: " + rendering.approximations.joined(separator: "; "))
         }
 
         clock = DispatchTime.now()
+        var metadata = self.metadata
+        metadata.provenance = provenance
         let metadataWarnings = try photo.write(rendering, to: output, metadata: metadata)
-        warnings += metadataWarnings.map { "warning: \(item.input): \($0)" }
+        warnings += metadataWarnings.map { "warning: \(input): \($0)" }
         record.writeMs = Self.milliseconds(since: clock)
         record.size = [rendering.size.width, rendering.size.height]
         record.status = photo.edit.origin == .none ? .noEdit : .ok
+    }
+
+    /// What `output` records: the digests of the original and of an edit file outside it, the
+    /// tool, the options, and where the original is as seen from the output's folder.
+    private func provenance(of item: BatchItem, output: String, originalDigest: String, editKind: String,
+                            editFile: String?) throws(FileError) -> Provenance {
+        var editDigest: String?
+        if let editFile, editFile != item.input { editDigest = try SHA256.hex(ofFileAt: editFile) }
+        let outputFolder = (output as NSString).deletingLastPathComponent
+        return Provenance(tool: tool, originalDigest: originalDigest, editKind: editKind, editDigest: editDigest,
+                          options: optionsDescription,
+                          originalPath: BatchFiles.relativePath(of: item.input, from: outputFolder))
+    }
+
+    /// Nil when the existing `output` records `provenance` (and is whole); otherwise why it is
+    /// rendered again.
+    private static func staleness(of output: String, against provenance: Provenance) -> String? {
+        switch Provenance.recorded(inOutputAt: output) {
+        case .recorded(let recorded): return provenance.change(since: recorded)
+        case .none: return "output has no provenance"
+        case .incomplete: return "output is incomplete"
+        case .unreadable(let why): return "output is unreadable: \(why)"
+        }
     }
 
     /// XMP-DIR/SUBFOLDER/STEM.xmp, else XMP-DIR/STEM.xmp (either with .XMP).

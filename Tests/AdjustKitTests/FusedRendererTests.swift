@@ -17,7 +17,7 @@ final class FusedRendererTests: XCTestCase {
         let edit = try PhotoEdit(imagePath: TestFixtures.image(image), editPath: xmp.map(TestFixtures.xmp), size: size,
                                  renderer: renderer)
         let program = try ColourProgram(chain: edit.plan.rescaledChain, options: renderer.colour)
-        let reference = try renderer.renderReference(edit.plan, jpeg: edit.jpeg, program: program).image
+        let reference = try renderer.renderReference(edit.plan, jpeg: try edit.original.source.whole(), program: program).image
         return (try edit.render().image, reference, edit.plan.needsResample)
     }
 
@@ -86,7 +86,7 @@ final class FusedRendererTests: XCTestCase {
                 let edit = try PhotoEdit(imagePath: TestFixtures.image("Landscape_1.jpg"), editPath: xmp.path, size: size,
                                          renderer: renderer)
                 let program = try ColourProgram(chain: edit.plan.rescaledChain, options: renderer.colour)
-                let reference = try renderer.renderReference(edit.plan, jpeg: edit.jpeg, program: program).image
+                let reference = try renderer.renderReference(edit.plan, jpeg: try edit.original.source.whole(), program: program).image
                 let fused = try edit.render().image
                 XCTAssertEqual(fused.size, reference.size, name)
                 let diff = ImageMetrics.differences(TestImage(fused), TestImage(reference))
@@ -100,7 +100,7 @@ final class FusedRendererTests: XCTestCase {
         for (image, xmp) in [("Landscape_1.jpg", "straighten-3deg.xmp"), ("Landscape_1.jpg", "fractional-crop.xmp"),
                              ("canon-a85.jpg", "seed-example.xmp")] {
             let edit = try PhotoEdit(imagePath: TestFixtures.image(image), editPath: TestFixtures.xmp(xmp))
-            let streamed = try edit.renderer.renderEncoded(edit.plan, jpeg: edit.jpeg, format: .jpeg, quality: 90)
+            let streamed = try edit.renderer.renderEncoded(edit.plan, jpeg: try edit.original.source.whole(), format: .jpeg, quality: 90)
             let raster = try edit.render()
             let encoded = try JPEGEncoder.encode(raster.image, quality: 90, compositingIn: raster.workingSpace)
             XCTAssertEqual(streamed.size, raster.image.size, xmp)
@@ -215,7 +215,7 @@ final class FusedRendererTests: XCTestCase {
                 for space in WorkingSpace.allCases {
                     let renderer = Renderer(colour: ColourOptions(workingSpace: space))
                     let plan = try RenderPlanner().plan(storedSize: stored.size, exifOrientation: nil, chain: chain, size: size)
-                    try Self.assertFusedMatchesReference(plan, original: .jpeg(jpeg), renderer: renderer,
+                    try Self.assertFusedMatchesReference(plan, original: .jpeg(OriginalBytes(jpeg)), renderer: renderer,
                                                          label: "\(name) \(size) \(space)")
                 }
             }
@@ -226,7 +226,7 @@ final class FusedRendererTests: XCTestCase {
             for size in [SizeRequest.full, .scale(DecodeScale(numerator: 2)!), .maxSize(300)] {
                 let plan = try RenderPlanner().plan(storedSize: stored, exifOrientation: ExifOrientation.value(inJPEG: jpeg),
                                                     chain: EditChain([vignettes[1]]), size: size)
-                try Self.assertFusedMatchesReference(plan, original: .jpeg(jpeg), renderer: Renderer(),
+                try Self.assertFusedMatchesReference(plan, original: .jpeg(OriginalBytes(jpeg)), renderer: Renderer(),
                                                      label: "Landscape_\(n) vignette \(size)")
             }
         }

@@ -272,7 +272,7 @@ final class HEICTests: XCTestCase {
     /// out of libheif's raster) against the reference pipeline, bit for bit without a shrink.
     func testFusedRedEyeOnHEICMatchesTheReferencePipeline() throws {
         let image = Self.heic("cheers-1440x960.heic")
-        let stored = try Renderer().heicDecoder.withDecodedRows(try TestFixtures.bytes(image)) { $0.copied() }
+        let stored = try Renderer().heicDecoder.withDecodedRows(try TestFixtures.bytes(image)) { rows, _ in rows.copied() }
         let redEye = try FusedRendererTests.redEyeEdit(stored)
         let xmp = path("red-eye.xmp")
         try EditChain(redEye: redEye, vibrance: Vibrance(amount: 0.3)).adjustmentXMP()

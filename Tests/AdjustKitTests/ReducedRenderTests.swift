@@ -45,7 +45,7 @@ final class ReducedRenderTests: XCTestCase {
         let ours = measure(TestImage(try edit.render().image), againstFull: full)
         var naivePlan = edit.plan
         naivePlan.transform = .translation(-250.0 / 8, -180.0 / 8)
-        let naive = measure(TestImage(try Renderer().render(naivePlan, jpeg: edit.jpeg).image), againstFull: full)
+        let naive = measure(TestImage(try Renderer().render(naivePlan, jpeg: try edit.original.source.whole()).image), againstFull: full)
         print(String(format: "no-δ shortcut: dy %+.3f; ours: dy %+.3f", naive.dy, ours.dy))
         XCTAssertGreaterThan(abs(naive.dy), 0.4)
         XCTAssertLessThanOrEqual(abs(ours.dy), 0.25)

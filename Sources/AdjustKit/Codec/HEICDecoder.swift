@@ -1,4 +1,5 @@
-import CHeif
+import CHeifLoader
+import Dispatch
 
 /// Why a HEIC/HEIF file could not be read. Messages are one line, without the file name.
 public enum HEICError: Error, Equatable, CustomStringConvertible {
@@ -9,6 +10,8 @@ public enum HEICError: Error, Equatable, CustomStringConvertible {
     case overLimit(String)
     /// The image data failed to decode (truncated or corrupt HEVC, a missing tile).
     case decodeFailed(String)
+    /// libheif (libheif.so.1) cannot be loaded: HEIC support is not installed.
+    case libraryMissing(String)
 
     public var description: String {
         switch self {
@@ -17,6 +20,7 @@ public enum HEICError: Error, Equatable, CustomStringConvertible {
             return "HEIF image is \(size) pixels, over the limit of \(maxSide) per side and \(maxPixels) in all"
         case .overLimit(let message): return "HEIF image over the size limits: \(message)"
         case .decodeFailed(let message): return "HEIF image data cannot be decoded: \(message)"
+        case .libraryMissing(let reason): return "HEIC needs libheif (Debian: libheif1), which cannot be loaded: \(reason)"
         }
     }
 }
@@ -112,68 +116,111 @@ public struct HEICDecoder: Sendable {
         return try header(of: file, bytes: bytes)
     }
 
+    /// As `header(of:)`, reading `file` as libheif asks for it (`HEIFFileReader`): only the
+    /// top-level `meta` box is held, for `HEIFTransformProperties`. A libheif error is a
+    /// `FileError` of kind `.invalidContent` with the `HEICError` as its cause, as `PhotoEdit`
+    /// reports one; a failed read, one of kind `.unreadable`.
+    func header(ofFile file: OpenInputFile) throws(FileError) -> HEICHeader {
+        let reader = HEIFFileReader(file: file)
+        let meta = try reader.metaBox()
+        let header: HEICHeader
+        do {
+            header = try self.header(of: try HEIFFile(reader: reader, maxSide: maxSide), bytes: meta)
+        } catch {
+            throw file.readFailure ?? FileError(path: file.path, kind: .invalidContent, error)
+        }
+        // A metadata block libheif could not read for want of the file is no note: a failure.
+        if let failure = file.readFailure { throw failure }
+        return header
+    }
+
     /// Decodes the primary image in its stored frame to 8-bit RGB.
     public func decode(_ bytes: [UInt8]) throws(HEICError) -> RGB8Image {
-        try withDecodedRows(bytes) { $0.copied() }
+        try withDecodedRows(bytes) { rows, _ in rows.copied() }
     }
 
     /// Decodes the primary image and lends its rows to `body` without copying them (a body that
-    /// can fail returns a `Result`).
-    func withDecodedRows<T>(_ bytes: [UInt8], _ body: (RGB8Rows) -> T) throws(HEICError) -> T {
-        let file = try HEIFFile(bytes, maxSide: maxSide)
-        let header = try header(of: file, bytes: bytes)
-        if let decodingThreads { heif_context_set_max_decoding_threads(file.context, Int32(decodingThreads)) }
-        guard let options = heif_decoding_options_alloc() else { throw .decodeFailed("libheif could not start") }
-        defer { heif_decoding_options_free(options) }
+    /// can fail returns a `Result`), with the seconds spent in libheif (the container read and the
+    /// decode).
+    func withDecodedRows<T>(_ bytes: [UInt8], _ body: (RGB8Rows, _ decodeSeconds: Double) -> T) throws(HEICError) -> T {
+        let start = DispatchTime.now().uptimeNanoseconds
+        return try withDecodedRows(try HEIFFile(bytes, maxSide: maxSide), since: start, body)
+    }
+
+    /// As `withDecodedRows(_:_:)`, reading `file` as libheif asks for it (`HEIFFileReader`).
+    /// Throws `HEICError`, or the `FileError` of a failed read.
+    func withDecodedRows<T>(file: OpenInputFile, _ body: (RGB8Rows, _ decodeSeconds: Double) -> T) throws -> T {
+        let start = DispatchTime.now().uptimeNanoseconds
+        do {
+            return try withDecodedRows(try HEIFFile(reader: HEIFFileReader(file: file), maxSide: maxSide), since: start, body)
+        } catch {
+            throw file.readFailure ?? error
+        }
+    }
+
+    private func withDecodedRows<T>(_ file: HEIFFile, since start: UInt64,
+                                    _ body: (RGB8Rows, _ decodeSeconds: Double) -> T) throws(HEICError) -> T {
+        let header = try checkedSize(of: file)
+        if let decodingThreads { adjust_heif_context_set_max_decoding_threads(file.context, Int32(decodingThreads)) }
+        guard let options = adjust_heif_decoding_options_alloc() else { throw .decodeFailed("libheif could not start") }
+        defer { adjust_heif_decoding_options_free(options) }
         options.pointee.ignore_transformations = 1   // the stored frame
         options.pointee.convert_hdr_to_8bit = 1
         options.pointee.strict_decoding = 1          // a missing or broken tile fails, never grey
         var image: OpaquePointer?
-        let status = heif_decode_image(file.handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, options)
+        let status = adjust_heif_decode_image(file.handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, options)
         guard status.code == heif_error_Ok, let image else { throw .decodeFailed(Self.message(status)) }
-        defer { heif_image_release(image) }
-        let size = PixelSize(width: Int(heif_image_get_width(image, heif_channel_interleaved)),
-                             height: Int(heif_image_get_height(image, heif_channel_interleaved)))
-        guard size == header.size else {
-            throw .decodeFailed("decoded \(size) pixels where the image's ispe says \(header.size)")
+        defer { adjust_heif_image_release(image) }
+        let size = PixelSize(width: Int(adjust_heif_image_get_width(image, heif_channel_interleaved)),
+                             height: Int(adjust_heif_image_get_height(image, heif_channel_interleaved)))
+        guard size == header else {
+            throw .decodeFailed("decoded \(size) pixels where the image's ispe says \(header)")
         }
         var stride: Int32 = 0
-        guard let base = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
+        guard let base = adjust_heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
               Int(stride) >= size.width * 3 else { throw .decodeFailed("libheif returned no RGB plane") }
-        return body(RGB8Rows(base: base, stride: Int(stride), size: size))
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return body(RGB8Rows(base: base, stride: Int(stride), size: size), seconds)
     }
 
-    private func header(of file: HEIFFile, bytes: [UInt8]) throws(HEICError) -> HEICHeader {
-        let size = PixelSize(width: Int(heif_image_handle_get_ispe_width(file.handle)),
-                             height: Int(heif_image_handle_get_ispe_height(file.handle)))
+    /// The primary image's stored size (`ispe`), within the limits.
+    private func checkedSize(of file: HEIFFile) throws(HEICError) -> PixelSize {
+        let size = PixelSize(width: Int(adjust_heif_image_handle_get_ispe_width(file.handle)),
+                             height: Int(adjust_heif_image_handle_get_ispe_height(file.handle)))
         guard size.width > 0, size.height > 0 else { throw .malformed("the primary image has no size (ispe)") }
         guard size.width <= maxSide, size.height <= maxSide, size.pixelCount <= maxPixels else {
             throw .tooLarge(size, maxSide: maxSide, maxPixels: maxPixels)
         }
+        return size
+    }
+
+    /// `bytes`: the file, or at least its first top-level `meta` box (`HEIFFileReader.metaBox`).
+    private func header(of file: HEIFFile, bytes: [UInt8]) throws(HEICError) -> HEICHeader {
+        let size = try checkedSize(of: file)
         var primary: heif_item_id = 0
-        _ = heif_context_get_primary_image_ID(file.context, &primary)
+        _ = adjust_heif_context_get_primary_image_ID(file.context, &primary)
         return HEICHeader(size: size, transforms: HEIFTransformProperties.read(in: bytes, itemID: primary),
                           metadata: HEICMetadata(handle: file.handle), auxiliaryImages: Self.auxiliaryKinds(file.handle))
     }
 
     /// The kinds of the primary image's auxiliary images, in a word each.
     private static func auxiliaryKinds(_ handle: OpaquePointer) -> [String] {
-        let count = Int(heif_image_handle_get_number_of_auxiliary_images(handle, 0))
+        let count = Int(adjust_heif_image_handle_get_number_of_auxiliary_images(handle, 0))
         guard count > 0 else { return [] }
         var ids = [heif_item_id](repeating: 0, count: count)
-        let listed = Int(heif_image_handle_get_list_of_auxiliary_image_IDs(handle, 0, &ids, Int32(count)))
+        let listed = Int(adjust_heif_image_handle_get_list_of_auxiliary_image_IDs(handle, 0, &ids, Int32(count)))
         var kinds: [String] = []
         for id in ids.prefix(listed) {
             var auxiliary: OpaquePointer?
-            guard heif_image_handle_get_auxiliary_image_handle(handle, id, &auxiliary).code == heif_error_Ok,
+            guard adjust_heif_image_handle_get_auxiliary_image_handle(handle, id, &auxiliary).code == heif_error_Ok,
                   let auxiliary else { kinds.append("unknown"); continue }
-            defer { heif_image_handle_release(auxiliary) }
+            defer { adjust_heif_image_handle_release(auxiliary) }
             var type: UnsafePointer<CChar>?
-            guard heif_image_handle_get_auxiliary_type(auxiliary, &type).code == heif_error_Ok, let text = type else {
+            guard adjust_heif_image_handle_get_auxiliary_type(auxiliary, &type).code == heif_error_Ok, let text = type else {
                 kinds.append("unknown"); continue
             }
             let urn = String(cString: text)
-            heif_image_handle_free_auxiliary_types(auxiliary, &type)
+            adjust_heif_image_handle_free_auxiliary_types(auxiliary, &type)
             let lower = urn.lowercased()
             kinds.append(lower.contains("hdrgainmap") ? "HDR gain map"
                          : lower.contains("depth") || lower.contains("disparity") ? "depth"
@@ -194,30 +241,64 @@ public struct HEICDecoder: Sendable {
 private final class HEIFFile {
     let context: OpaquePointer
     let handle: OpaquePointer
+    /// For a file read as libheif asks: the reader and the functions libheif calls, which must
+    /// outlive the context.
+    private let reader: HEIFFileReader?
+    private let functions: UnsafeMutablePointer<heif_reader>?
 
-    init(_ bytes: [UInt8], maxSide: Int) throws(HEICError) {
-        guard let context = heif_context_alloc() else { throw .malformed("libheif could not start") }
+    /// The file in memory (libheif copies it).
+    convenience init(_ bytes: [UInt8], maxSide: Int) throws(HEICError) {
+        try self.init(maxSide: maxSide, reader: nil) { context in
+            bytes.withUnsafeBytes { adjust_heif_context_read_from_memory(context, $0.baseAddress, $0.count, nil) }
+        }
+    }
+
+    /// The file read through `reader` as libheif asks for it.
+    convenience init(reader: HEIFFileReader, maxSide: Int) throws(HEICError) {
+        try self.init(maxSide: maxSide, reader: reader) { _ in heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: nil) }
+    }
+
+    private init(maxSide: Int, reader: HEIFFileReader?, read readMemory: (OpaquePointer) -> heif_error) throws(HEICError) {
+        // Every libheif call starts from a context made here: the one place to load the library.
+        guard adjust_heif_load() == 1 else { throw .libraryMissing(String(cString: adjust_heif_load_error())) }
+        self.reader = reader
+        functions = reader.map { _ in
+            let functions = UnsafeMutablePointer<heif_reader>.allocate(capacity: 1)
+            functions.initialize(to: HEIFFileReader.functions())
+            return functions
+        }
+        guard let context = adjust_heif_context_alloc() else {
+            functions?.deallocate()
+            throw .malformed("libheif could not start")
+        }
         // libheif's own security limit, also applied to grid and tile sizes it reads later.
-        heif_context_set_maximum_image_size_limit(context, Int32(clamping: maxSide))
-        let read = bytes.withUnsafeBytes { heif_context_read_from_memory(context, $0.baseAddress, $0.count, nil) }
+        adjust_heif_context_set_maximum_image_size_limit(context, Int32(clamping: maxSide))
+        let read = if let reader, let functions {
+            adjust_heif_context_read_from_reader(context, functions, Unmanaged.passUnretained(reader).toOpaque(), nil)
+        } else {
+            readMemory(context)
+        }
         // The message lives in the context: read it before freeing the context.
         guard read.code == heif_error_Ok else {
             let message = HEICDecoder.message(read)
-            heif_context_free(context)
+            adjust_heif_context_free(context)
+            functions?.deallocate()
             throw read.subcode == heif_suberror_Security_limit_exceeded ? .overLimit(message) : .malformed(message)
         }
         var handle: OpaquePointer?
-        let primary = heif_context_get_primary_image_handle(context, &handle)
+        let primary = adjust_heif_context_get_primary_image_handle(context, &handle)
         guard primary.code == heif_error_Ok, let handle else {
             let message = HEICDecoder.message(primary)
-            heif_context_free(context)
+            adjust_heif_context_free(context)
+            functions?.deallocate()
             throw .malformed(message)
         }
         (self.context, self.handle) = (context, handle)
     }
 
     deinit {
-        heif_image_handle_release(handle)
-        heif_context_free(context)
+        adjust_heif_image_handle_release(handle)
+        adjust_heif_context_free(context)
+        functions?.deallocate()
     }
 }

@@ -1,4 +1,4 @@
-import CHeif
+import CHeifLoader
 
 /// A HEIC's EXIF, XMP and ICC profile, and the same blocks laid out as a JPEG header, so that the
 /// code written for a JPEG original's metadata — `ExifOrientation`, the embedded-edit search of
@@ -28,14 +28,14 @@ public struct HEICMetadata: Equatable, Sendable {
     /// Reads the blocks attached to a libheif image handle.
     init(handle: OpaquePointer) {
         for (id, type, content) in Self.blocks(handle) {
-            let size = heif_image_handle_get_metadata_size(handle, id)
+            let size = adjust_heif_image_handle_get_metadata_size(handle, id)
             guard size > 0 else { continue }
             guard size <= HEICDecoder.maxMetadataBytes else {
                 notes.append("HEIF \(type) block of \(size) bytes skipped (over \(HEICDecoder.maxMetadataBytes))")
                 continue
             }
             var bytes = [UInt8](repeating: 0, count: size)
-            guard heif_image_handle_get_metadata(handle, id, &bytes).code == heif_error_Ok else {
+            guard adjust_heif_image_handle_get_metadata(handle, id, &bytes).code == heif_error_Ok else {
                 notes.append("HEIF \(type) block unreadable; not carried")
                 continue
             }
@@ -46,12 +46,12 @@ public struct HEICMetadata: Equatable, Sendable {
                 xmp = bytes
             }
         }
-        let profileType = heif_image_handle_get_color_profile_type(handle)
+        let profileType = adjust_heif_image_handle_get_color_profile_type(handle)
         if profileType == heif_color_profile_type_prof || profileType == heif_color_profile_type_rICC {
-            let size = heif_image_handle_get_raw_color_profile_size(handle)
+            let size = adjust_heif_image_handle_get_raw_color_profile_size(handle)
             if size > 0, size <= HEICDecoder.maxMetadataBytes {
                 var profile = [UInt8](repeating: 0, count: size)
-                if heif_image_handle_get_raw_color_profile(handle, &profile).code == heif_error_Ok { iccProfile = profile }
+                if adjust_heif_image_handle_get_raw_color_profile(handle, &profile).code == heif_error_Ok { iccProfile = profile }
             }
         }
     }
@@ -69,13 +69,13 @@ public struct HEICMetadata: Equatable, Sendable {
     }
 
     private static func blocks(_ handle: OpaquePointer) -> [(heif_item_id, String, String)] {
-        let count = Int(heif_image_handle_get_number_of_metadata_blocks(handle, nil))
+        let count = Int(adjust_heif_image_handle_get_number_of_metadata_blocks(handle, nil))
         guard count > 0 else { return [] }
         var ids = [heif_item_id](repeating: 0, count: count)
-        let listed = Int(heif_image_handle_get_list_of_metadata_block_IDs(handle, nil, &ids, Int32(count)))
+        let listed = Int(adjust_heif_image_handle_get_list_of_metadata_block_IDs(handle, nil, &ids, Int32(count)))
         return ids.prefix(listed).map { id in
-            let type = heif_image_handle_get_metadata_type(handle, id).map { String(cString: $0) } ?? ""
-            let content = heif_image_handle_get_metadata_content_type(handle, id).map { String(cString: $0) } ?? ""
+            let type = adjust_heif_image_handle_get_metadata_type(handle, id).map { String(cString: $0) } ?? ""
+            let content = adjust_heif_image_handle_get_metadata_content_type(handle, id).map { String(cString: $0) } ?? ""
             return (id, type, content)
         }
     }

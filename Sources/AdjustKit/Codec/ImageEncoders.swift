@@ -79,7 +79,9 @@ extension Rendering {
     public func encoded(as format: ImageFormat, quality: Int = 90) throws(EncodeError) -> EncodedRendering {
         let bytes = format == .jpeg ? try JPEGEncoder.encode(image, quality: quality, compositingIn: workingSpace)
                                     : try PNGCodec.encode(image)
-        return EncodedRendering(bytes: bytes, format: format, size: image.size, notes: notes)
+        var encoded = EncodedRendering(bytes: bytes, format: format, size: image.size, notes: notes)
+        encoded.decodeMs = decodeMs
+        return encoded
     }
 }
 

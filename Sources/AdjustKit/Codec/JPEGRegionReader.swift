@@ -44,8 +44,19 @@ final class JPEGRegionReader {
     private let headerDamageCount: Int32
     /// libjpeg reads from the file between calls, so its address must last as long as the
     /// reader: a copy of an array (`init(jpeg: [UInt8], …)`), or nil when the caller vouches for
-    /// the bytes (`init(bytes:…)`).
+    /// the bytes (`init(bytes:…)`) or libjpeg reads a file (`init(file:…)`).
     private let ownedCopy: UnsafeMutableBufferPointer<UInt8>?
+    /// The file libjpeg reads as it decodes (`init(file:…)`), kept open while the reader lives;
+    /// a failed read is recorded in its `readFailure`.
+    private let file: OpenInputFile?
+
+    /// Where libjpeg reads the JPEG from.
+    private enum Input {
+        case bytes(UnsafeBufferPointer<UInt8>)
+        /// `head`: the file's first bytes as read before, which libjpeg must find there again;
+        /// `bufferSize`: the shim's buffer (0: 128 KiB; at least 64 KiB).
+        case file(OpenInputFile, head: [UInt8], bufferSize: Int)
+    }
 
     /// Reads the header and starts decoding `columns` of the image decoded at `scale`, from row
     /// `firstRow` (the rows above it are skipped by the first `readRows`, on the thread that
@@ -56,26 +67,50 @@ final class JPEGRegionReader {
                      tolerateWarnings: Bool = false, allowManyScans: Bool = false) throws(DecodeError) {
         let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: jpeg.count)
         _ = copy.initialize(from: jpeg)
-        try self.init(bytes: UnsafeBufferPointer(copy), owned: copy, scale: scale, columns: columns, firstRow: firstRow,
-                      tolerateWarnings: tolerateWarnings, allowManyScans: allowManyScans)
+        try self.init(input: .bytes(UnsafeBufferPointer(copy)), owned: copy, scale: scale, columns: columns,
+                      firstRow: firstRow, tolerateWarnings: tolerateWarnings, allowManyScans: allowManyScans)
     }
 
     /// As `init(jpeg:…)`, reading `bytes` in place: they must stay valid and unchanged until the
     /// reader is gone (the fused renderer decodes inside the file's `withUnsafeBufferPointer`).
     convenience init(bytes: UnsafeBufferPointer<UInt8>, scale: DecodeScale = .full, columns: Range<Int>? = nil,
                      firstRow: Int = 0, tolerateWarnings: Bool = false, allowManyScans: Bool = false) throws(DecodeError) {
-        try self.init(bytes: bytes, owned: nil, scale: scale, columns: columns, firstRow: firstRow,
+        try self.init(input: .bytes(bytes), owned: nil, scale: scale, columns: columns, firstRow: firstRow,
                       tolerateWarnings: tolerateWarnings, allowManyScans: allowManyScans)
     }
 
-    private init(bytes jpeg: UnsafeBufferPointer<UInt8>, owned: UnsafeMutableBufferPointer<UInt8>?, scale: DecodeScale,
+    /// As `init(jpeg:…)`, reading `file` as libjpeg consumes it through a buffer of `bufferSize` bytes (0: 128 KiB),
+    /// never past the size it had when opened; `head` is its start as read before (at least its
+    /// first 3 bytes, when it has them), which libjpeg must find there again. Decodes exactly as
+    /// the same bytes in memory. A read that fails, or finds the file shorter or its head changed,
+    /// fails the init or the `readRows` it happens in with `DecodeError.corrupt`, and is recorded
+    /// in `file.readFailure`, the error to report (`inputFailure`).
+    convenience init(file: OpenInputFile, head: [UInt8], bufferSize: Int = 0, scale: DecodeScale = .full,
+                     columns: Range<Int>? = nil, firstRow: Int = 0, tolerateWarnings: Bool = false,
+                     allowManyScans: Bool = false) throws(DecodeError) {
+        try self.init(input: .file(file, head: head, bufferSize: bufferSize), owned: nil, scale: scale, columns: columns,
+                      firstRow: firstRow, tolerateWarnings: tolerateWarnings, allowManyScans: allowManyScans)
+    }
+
+    private init(input: Input, owned: UnsafeMutableBufferPointer<UInt8>?, scale: DecodeScale,
                  columns: Range<Int>?, firstRow: Int, tolerateWarnings: Bool, allowManyScans: Bool) throws(DecodeError) {
         ownedCopy = owned
-        guard jpeg.count >= 3, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { owned?.deallocate(); throw .notAJPEG }
+        let start: [UInt8], count: Int
+        switch input {
+        case .bytes(let jpeg): (start, count, file) = (Array(jpeg.prefix(3)), jpeg.count, nil)
+        case .file(let opened, let head, _): (start, count, file) = (Array(head.prefix(3)), opened.size, opened)
+        }
+        guard count >= 3, start.count == 3, start[0] == 0xFF, start[1] == 0xD8 else { owned?.deallocate(); throw .notAJPEG }
         guard JPEGDecoder.supportedScales.contains(scale) else { owned?.deallocate(); throw .unsupportedScale(scale) }
         let decoder: OpaquePointer, warnings: [String], conversion: CMYKConversion?
         do {
-            (decoder, warnings) = try Self.open(jpeg, tolerateWarnings: tolerateWarnings, allowManyScans: allowManyScans)
+            switch input {
+            case .bytes(let jpeg):
+                (decoder, warnings) = try Self.open(jpeg, tolerateWarnings: tolerateWarnings, allowManyScans: allowManyScans)
+            case .file(let file, let head, let bufferSize):
+                (decoder, warnings) = try Self.open(file, head: head, bufferSize: bufferSize,
+                                                    tolerateWarnings: tolerateWarnings, allowManyScans: allowManyScans)
+            }
         } catch {
             owned?.deallocate()
             throw error
@@ -100,8 +135,11 @@ final class JPEGRegionReader {
                                        Int32(columns.count), Int32(firstRow), &offset, &delivered)
         (columnOffset, width, nextRow) = (Int(offset), Int(delivered), firstRow)
         cmykRows = conversion == nil ? nil : .allocate(capacity: Int(delivered) * 4 * Self.cmykRowsPerRead)
-        guard started == Int32(JR_OK) else { throw .corrupt(Self.message(decoder)) }
+        guard started == Int32(JR_OK) else { throw failure() }
     }
+
+    /// The failed read behind the last error, if that is what it was (a reader on a file only).
+    var inputFailure: FileError? { file?.readFailure }
 
     deinit {
         jr_decoder_close(decoder)
@@ -139,6 +177,29 @@ final class JPEGRegionReader {
                                             allowManyScans ? 0 : 1, &status, &message, message.count) else {
             throw .corrupt(trimmed(String(cString: message)))
         }
+        return (decoder, headerWarnings(decoder))
+    }
+
+    /// As `open(_:…)`, on a file read as libjpeg consumes it; a failed read is recorded in
+    /// `file.readFailure`.
+    private static func open(_ file: OpenInputFile, head: [UInt8], bufferSize: Int, tolerateWarnings: Bool,
+                             allowManyScans: Bool) throws(DecodeError) -> (OpaquePointer, [String]) {
+        var status: Int32 = 0, inputError: Int32 = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let opened = head.withUnsafeBufferPointer { head in
+            jr_decoder_open_file(file.descriptor, Int64(file.size), head.baseAddress, head.count, bufferSize,
+                                 tolerateWarnings ? 1 : 0, allowManyScans ? 0 : 1, &status, &inputError,
+                                 &message, message.count)
+        }
+        guard let decoder = opened else {
+            if inputError != 0 { file.failed(OpenInputFile.readError(file.path, code: inputError)) }
+            throw .corrupt(trimmed(String(cString: message)))
+        }
+        return (decoder, headerWarnings(decoder))
+    }
+
+    /// The warnings reading the header let through, one line each.
+    private static func headerWarnings(_ decoder: OpaquePointer) -> [String] {
         var warnings: [String] = []
         if jr_decoder_harmless_count(decoder) > 0 {
             warnings.append(JPEGWarningText.harmless(String(cString: jr_decoder_harmless_message(decoder)),
@@ -147,7 +208,7 @@ final class JPEGRegionReader {
         if jr_decoder_damage_count(decoder) > 0 {
             warnings.append(JPEGWarningText.damage(String(cString: jr_decoder_damage_message(decoder))))
         }
-        return (decoder, warnings)
+        return warnings
     }
 
     /// The conversion a CMYK file needs (nil for others), through its ICC profile if it has one.
@@ -170,20 +231,23 @@ final class JPEGRegionReader {
             var done = 0
             while done < count {
                 let rows = min(count - done, Self.cmykRowsPerRead)
-                guard jr_decoder_read(decoder, cmykRows, width * 4, Int32(rows)) == Int32(JR_OK) else {
-                    throw .corrupt(Self.message(decoder))
-                }
+                guard jr_decoder_read(decoder, cmykRows, width * 4, Int32(rows)) == Int32(JR_OK) else { throw failure() }
                 for row in 0..<rows {
                     cmyk.convert(cmykRows + row * width * 4, into: destination + (done + row) * stride, count: width)
                 }
                 done += rows
             }
         } else {
-            guard jr_decoder_read(decoder, destination, stride, Int32(count)) == Int32(JR_OK) else {
-                throw .corrupt(Self.message(decoder))
-            }
+            guard jr_decoder_read(decoder, destination, stride, Int32(count)) == Int32(JR_OK) else { throw failure() }
         }
         nextRow += count
+    }
+
+    /// The last error, a failed read recorded in `file.readFailure` first.
+    private func failure() -> DecodeError {
+        let code = jr_decoder_input_error(decoder)
+        if code != 0, let file { file.failed(OpenInputFile.readError(file.path, code: code)) }
+        return .corrupt(Self.message(decoder))
     }
 
     private static func message(_ decoder: OpaquePointer) -> String {

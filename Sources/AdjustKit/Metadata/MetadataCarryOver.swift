@@ -2,13 +2,18 @@
 public struct MetadataOptions: Sendable {
     /// Drop the EXIF GPS IFD (every GPS tag). XMP is not searched for location properties.
     public var stripGPS = false
-    /// Carry nothing: the rendered JPEG is left exactly as the encoder wrote it.
+    /// Carry nothing: the rendered JPEG is left exactly as the encoder wrote it (but for
+    /// `provenance`, when given).
     public var stripAll = false
+    /// What the output was made from, recorded in its XMP (`Provenance`); nil records nothing.
+    /// Written with `stripAll` too, as the only metadata, and into PNG outputs as an iTXt chunk.
+    public var provenance: Provenance?
 
-    /// Defaults: carry everything, GPS included.
-    public init(stripGPS: Bool = false, stripAll: Bool = false) {
+    /// Defaults: carry everything, GPS included; no provenance.
+    public init(stripGPS: Bool = false, stripAll: Bool = false, provenance: Provenance? = nil) {
         self.stripGPS = stripGPS
         self.stripAll = stripAll
+        self.provenance = provenance
     }
 }
 
@@ -55,14 +60,20 @@ public enum MetadataCarryOver {
     /// one-line warning is returned for it.
     public static func carryOver(from original: [UInt8], into encoded: [UInt8], outputSize: PixelSize,
                                  options: MetadataOptions) -> (jpeg: [UInt8], warnings: [String]) {
-        if options.stripAll { return (encoded, []) }
+        if options.stripAll && options.provenance == nil { return (encoded, []) }
         guard let encodedSegments = JPEGHeaderSegments.walk(encoded) else {
             return (encoded, ["metadata: the encoded JPEG's structure is unreadable; no metadata carried"])
         }
-        guard let segments = JPEGHeaderSegments.walk(original) else {
-            return (encoded, ["metadata: the original's JPEG header is unreadable; no metadata carried"])
-        }
         var warnings: [String] = []
+        let segments: [JPEGHeaderSegment]
+        if options.stripAll {
+            segments = []
+        } else if let walked = JPEGHeaderSegments.walk(original) {
+            segments = walked
+        } else {
+            segments = []
+            warnings.append("metadata: the original's JPEG header is unreadable; no metadata carried")
+        }
         var inserted: [UInt8] = []
 
         // EXIF
@@ -72,24 +83,23 @@ public enum MetadataCarryOver {
             if let warning { warnings.append(warning) }
         }
 
-        // XMP
+        // XMP, with the provenance when one is given
+        var carried: [UInt8]?
         if let xmp = segments.first(where: { $0.marker == 0xE1 && $0.payload.starts(with: xmpSignature) }) {
             let packet = Array(xmp.payload.dropFirst(xmpSignature.count))
-            var carried: [UInt8]?
-            switch XMPRewriter.rewrite(packet, outputSize: outputSize) {
+            switch XMPRewriter.rewrite(packet, outputSize: outputSize, provenance: options.provenance) {
             case .unchanged: carried = packet
             case .rewritten(let bytes): carried = bytes
             case .empty: carried = nil
             case .failed(let warning): warnings.append(warning)
             }
-            if let carried {
-                if xmpSignature.count + carried.count <= JPEGHeaderSegments.maxPayload {
-                    inserted += JPEGHeaderSegments.segment(marker: 0xE1, payload: xmpSignature + carried)
-                } else {
-                    warnings.append("metadata: rewritten XMP is \(carried.count) bytes, over one JPEG segment; XMP dropped")
-                }
+            if let bytes = carried, xmpSignature.count + bytes.count > JPEGHeaderSegments.maxPayload {
+                warnings.append("metadata: rewritten XMP is \(bytes.count) bytes, over one JPEG segment; XMP dropped")
+                carried = nil
             }
         }
+        if carried == nil, let provenance = options.provenance { carried = provenance.standalonePacket }
+        if let carried { inserted += JPEGHeaderSegments.segment(marker: 0xE1, payload: xmpSignature + carried) }
         if segments.contains(where: { $0.marker == 0xE1 && $0.payload.starts(with: extendedXMPSignature) }) {
             warnings.append("metadata: Extended XMP is not carried over; dropped")
         }

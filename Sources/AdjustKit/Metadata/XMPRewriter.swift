@@ -7,6 +7,8 @@ import XMPParse
 /// because Extended XMP is never carried; and the stale size and orientation properties XMP
 /// can mirror (tiff:Orientation, tiff:ImageWidth/ImageLength, exif:PixelXDimension/
 /// PixelYDimension) are updated where present. Everything else, crs: included, is kept.
+/// Provenance an earlier render recorded (`Provenance.namespace`) is removed as well: it described
+/// that render, not this one; with a `provenance` to record, a new rdf:Description holds it.
 ///
 /// The parse is XMPParse's `HardenedXMLReader`: a DOCTYPE or entity declaration stops it (the
 /// XMP is then dropped), no network, no entity substitution, no DTD loading; input is read as
@@ -28,11 +30,11 @@ enum XMPRewriter {
     private static let tiff = "http://ns.adobe.com/tiff/1.0/"
     private static let exif = "http://ns.adobe.com/exif/1.0/"
 
-    static func rewrite(_ packet: [UInt8], outputSize: PixelSize) -> Outcome {
+    static func rewrite(_ packet: [UInt8], outputSize: PixelSize, provenance: Provenance? = nil) -> Outcome {
         guard !packet.isEmpty else { return .failed("metadata: XMP packet is empty; XMP dropped") }
         do {
             return try HardenedXMLReader.withRootElement(ofUTF8: packet) { root in
-                rewrite(root: root, document: root.pointee.doc, outputSize: outputSize)
+                rewrite(root: root, document: root.pointee.doc, outputSize: outputSize, provenance: provenance)
             }
         } catch .doctypeForbidden {
             return .failed("metadata: XMP has a DOCTYPE or entity declaration; XMP dropped")
@@ -42,17 +44,23 @@ enum XMPRewriter {
     }
 
     /// Edits the parsed tree in place and serialises it (the document is freed by the reader).
-    private static func rewrite(root: xmlNodePtr, document doc: xmlDocPtr, outputSize: PixelSize) -> Outcome {
+    private static func rewrite(root: xmlNodePtr, document doc: xmlDocPtr, outputSize: PixelSize,
+                                provenance: Provenance?) -> Outcome {
         var descriptions: [xmlNodePtr] = []
         collectDescriptions(root, into: &descriptions)
         var changed = false
         for description in descriptions {
             changed = rewriteDescription(description, outputSize: outputSize) || changed
         }
-        guard changed else { return .unchanged }
+        guard changed || provenance != nil else { return .unchanged }
 
         for description in descriptions where isEmpty(description) { removeElement(description) }
-        if !descriptions.isEmpty, !containsDescription(root) { return .empty }
+        if let provenance {
+            guard let rdfElement = findRDF(root) else { return .failed("metadata: XMP has no rdf:RDF; XMP dropped") }
+            append(provenance, to: rdfElement, document: doc)
+        } else if !descriptions.isEmpty, !containsDescription(root) {
+            return .empty
+        }
         removeUnusedDeclarations(in: root)
 
         var memory: UnsafeMutablePointer<xmlChar>?
@@ -125,7 +133,26 @@ enum XMPRewriter {
     }
 
     private static func isDropped(_ ns: xmlNsPtr?, _ localName: String) -> Bool {
-        isAAS(ns) || (href(ns) == xmpNote && localName == "HasExtendedXMP")
+        isAAS(ns) || href(ns) == Provenance.namespace || (href(ns) == xmpNote && localName == "HasExtendedXMP")
+    }
+
+    /// The first rdf:RDF element at or under `node`.
+    private static func findRDF(_ node: xmlNodePtr) -> xmlNodePtr? {
+        if href(node.pointee.ns) == rdf, name(node.pointee.name) == "RDF" { return node }
+        for child in elementChildren(node) {
+            if let found = findRDF(child) { return found }
+        }
+        return nil
+    }
+
+    /// Appends `<rdf:Description rdf:about="" adjust:Tool="…" …/>` as the last child of `rdfElement`.
+    private static func append(_ provenance: Provenance, to rdfElement: xmlNodePtr, document doc: xmlDocPtr) {
+        let rdfNamespace = rdfElement.pointee.ns
+        guard let description = xmlNewDocNode(doc, rdfNamespace, "Description", nil) else { return }
+        xmlAddChild(rdfElement, description)
+        xmlSetNsProp(description, rdfNamespace, "about", "")
+        let namespace = xmlNewNs(description, Provenance.namespace, Provenance.prefix)
+        for (name, value) in provenance.xmpProperties { xmlSetNsProp(description, namespace, name, value) }
     }
 
     /// Applies the edits to one rdf:Description; true when anything changed.
@@ -226,7 +253,7 @@ enum XMPRewriter {
             while let current = declaration {
                 declaration = current.pointee.next
                 let uri = href(current) ?? ""
-                let removable = uri.hasPrefix(AdjustmentNamespace.aas) || uri == xmpNote
+                let removable = uri.hasPrefix(AdjustmentNamespace.aas) || uri == xmpNote || uri == Provenance.namespace
                 if removable, !used.contains(UnsafeMutableRawPointer(current)) {
                     if let previous { previous.pointee.next = current.pointee.next } else { node.pointee.nsDef = current.pointee.next }
                     current.pointee.next = nil

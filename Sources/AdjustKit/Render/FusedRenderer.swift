@@ -28,20 +28,8 @@ struct FusedRenderer {
     /// Output rows made per chunk (split over the cores, then handed to the sink together).
     private static let chunkRows = 32
 
-    /// Renders, handing output row j (RGBA8, not yet oriented, `plan.outputSize.width` pixels) to
-    /// `sink` in order j = 0, 1, … The sink runs on a thread of its own, one row at a time.
-    /// Returns the decode's warnings (`DecodedRowSource.warnings`), reported with the finished
-    /// render so that a refused file gets its one error line only.
-    @discardableResult
-    func run(jpeg: [UInt8], sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws -> [String] {
-        // libjpeg reads the file in place: every use of the reader ends inside this closure.
-        try jpeg.withUnsafeBufferPointer { jpeg in
-            try run(open: { try openReader(jpeg, region: $0) }, sink: sink)
-        }
-    }
-
-    /// As `run(jpeg:sink:)`, from an image already decoded whole at the plan's decode size (a
-    /// HEIC); `raster` must stay valid until this returns.
+    /// As `run(jpeg:sink:)` (FusedRenderer+Input.swift), from an image already decoded whole at
+    /// the plan's decode size (a HEIC); `raster` must stay valid until this returns.
     @discardableResult
     func run(raster: RGB8Rows, sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws -> [String] {
         guard raster.size == plan.decodedSize else {
@@ -50,9 +38,13 @@ struct FusedRenderer {
         return try run(open: { RasterRowSource(rows: raster, region: $0) }, sink: sink)
     }
 
+    /// Renders, handing output row j (RGBA8, not yet oriented, `plan.outputSize.width` pixels) to
+    /// `sink` in order j = 0, 1, … The sink runs on a thread of its own, one row at a time.
+    /// Returns the decode's warnings (`DecodedRowSource.warnings`), reported with the finished
+    /// render so that a refused file gets its one error line only.
     /// `open(region)` makes the row source for `region` of the decoded image (the plan's source
     /// region, or more: `StoredRegionPass.decodeRegion`); it is called at most once.
-    private func run(open: (PixelRect) throws -> any DecodedRowSource,
+    func run(open: (PixelRect) throws -> any DecodedRowSource,
                      sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws -> [String] {
         let sampler = OutputRowSampler(plan: plan, outputKernels: program.outputFrame,
                                        positionalKernels: program.outputPositional)
@@ -186,16 +178,6 @@ struct FusedRenderer {
     }
 
     // MARK: the decoder thread
-
-    private func openReader(_ jpeg: UnsafeBufferPointer<UInt8>, region: PixelRect) throws -> JPEGRegionReader {
-        let reader = try JPEGRegionReader(bytes: jpeg, scale: plan.decodeScale, columns: region.x..<(region.x + region.width),
-                                          firstRow: region.y, tolerateWarnings: decoder.tolerateWarnings,
-                                          allowManyScans: decoder.allowManyScans)
-        guard reader.decodedSize == plan.decodedSize else {
-            throw RenderError.decodedSizeMismatch(expected: plan.decodedSize, got: reader.decodedSize)
-        }
-        return reader
-    }
 
     /// Decodes the window's rows on a second thread while `body` consumes them here; returns
     /// once both are done. A decode error reaches `body` through the window's waits and is

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Why a planned render cannot run.
 public enum RenderError: Error, Equatable, CustomStringConvertible {
     /// An `aas:Filters` name this version does not know; never skipped unless asked.
@@ -52,6 +54,8 @@ public struct Rendering: Sendable {
     public var workingSpace: WorkingSpace
     /// What the caller should be told.
     public var notes: RenderNotes
+    /// Milliseconds of wall time spent inside the decoder (as `EncodedRendering.decodeMs`).
+    public var decodeMs: Double = 0
 
     public init(image: RGBA8Image, workingSpace: WorkingSpace, approximations: [String], warnings: [String]) {
         (self.image, self.workingSpace) = (image, workingSpace)
@@ -76,6 +80,14 @@ public struct EncodedRendering: Sendable {
     public var size: PixelSize
     /// What the caller should be told.
     public var notes: RenderNotes
+    /// Milliseconds of wall time spent inside the decoder, added up: for a JPEG, libjpeg opening
+    /// the file (its header; every scan of a progressive file) and decoding the rows of the plan's
+    /// source region (`jpeg_skip_scanlines`, `jpeg_read_scanlines`) on the streamed pass's decoder
+    /// thread; for a HEIC, libheif reading the container and decoding the image, before the pass.
+    /// The streamed pass renders on other threads while the decoder runs, so this overlaps the
+    /// render's own work: it is part of the render's wall time, not to be subtracted from it. 0
+    /// for an `EncodedRendering` made by the initializers (they do not decode).
+    public var decodeMs: Double = 0
 
     public init(bytes: [UInt8], format: ImageFormat, size: PixelSize, notes: RenderNotes) {
         (self.bytes, self.format, self.size, self.notes) = (bytes, format, size, notes)
@@ -114,65 +126,77 @@ public struct Renderer: Sendable {
     /// is decoded, when the chain has an `aas:Filters` name this version does not know (unless
     /// the options skip them).
     public func render(_ plan: RenderPlan, jpeg: [UInt8]) throws -> Rendering {
-        try render(plan, original: .jpeg(jpeg))
+        try render(plan, original: .jpeg(OriginalBytes(jpeg)))
     }
 
     /// Decodes `original` (the photo the plan was made for) and runs the plan: a JPEG at the
-    /// plan's scale, a HEIC whole (libheif has no reduced decode). Throws `RenderError`,
-    /// `DecodeError` or `HEICError`.
+    /// plan's scale, a HEIC whole (libheif has no reduced decode). An original made from a path
+    /// is read from its file as the decoder consumes it. Throws `RenderError`, `DecodeError` or
+    /// `HEICError`, or a `FileError` when the file cannot be read again or changed since its head
+    /// was read.
     public func render(_ plan: RenderPlan, original: OriginalImage) throws -> Rendering {
         let program = try ColourProgram(chain: plan.rescaledChain, options: colour)
         return try withPixels(of: original) { pixels in try render(plan, pixels: pixels, program: program) }
     }
 
     /// Where the pixels of the render come from: a JPEG decoded as the render goes, or a HEIC's
-    /// whole decoded raster (valid inside `withPixels` only).
+    /// whole decoded raster (valid inside `withPixels` only) and the seconds libheif took.
     private enum Pixels {
-        case jpeg([UInt8])
-        case raster(RGB8Rows)
+        case jpeg(OriginalBytes)
+        case raster(RGB8Rows, decodeSeconds: Double)
     }
 
-    /// Runs `body` with `original`'s pixels: a JPEG's bytes, or a HEIC decoded once, whole.
+    /// Runs `body` with `original`'s pixels: a JPEG's bytes or file, or a HEIC decoded once, whole.
     private func withPixels<T>(of original: OriginalImage, _ body: (Pixels) throws -> T) throws -> T {
         switch original {
-        case .jpeg(let bytes): return try body(.jpeg(bytes))
-        case .heic(let bytes, _):
-            let result: Result<T, any Error> = try heicDecoder.withDecodedRows(bytes) { rows in
-                Result { try body(.raster(rows)) }
+        case .jpeg(let source): return try body(.jpeg(source))
+        case .heic(let source, _):
+            let result: Result<T, any Error>
+            if let bytes = source.inMemory {
+                result = try heicDecoder.withDecodedRows(bytes) { rows, seconds in
+                    Result { try body(.raster(rows, decodeSeconds: seconds)) }
+                }
+            } else {
+                result = try heicDecoder.withDecodedRows(file: try source.reopen()!) { rows, seconds in
+                    Result { try body(.raster(rows, decodeSeconds: seconds)) }
+                }
             }
             return try result.get()
         }
     }
 
-    /// Runs `fused` on `pixels`; returns the decode's warnings.
-    private func run(_ fused: FusedRenderer, pixels: Pixels,
-                     sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws -> [String] {
+    /// Runs `fused` on `pixels`; returns the decode's warnings and the seconds spent decoding.
+    private func run(_ fused: FusedRenderer, pixels: Pixels, sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void)
+        throws -> (warnings: [String], decodeSeconds: Double) {
         switch pixels {
-        case .jpeg(let jpeg): return try fused.run(jpeg: jpeg, sink: sink)
-        case .raster(let rows): return try fused.run(raster: rows, sink: sink)
+        case .jpeg(let source): return try fused.run(jpeg: source, sink: sink)
+        case .raster(let rows, let seconds): return (try fused.run(raster: rows, sink: sink), seconds)
         }
     }
 
     private func render(_ plan: RenderPlan, pixels: Pixels, program: ColourProgram) throws -> Rendering {
         var image = RGBA8Image(size: plan.outputSize)
-        var decodeWarnings: [String] = []
+        var decoded: (warnings: [String], decodeSeconds: Double) = ([], 0)
         let rowBytes = plan.outputSize.width * 4
         try image.pixels.withUnsafeMutableBufferPointer { raster in
             let base = raster.baseAddress!
-            decodeWarnings = try run(FusedRenderer(plan: plan, program: program, decoder: decoder), pixels: pixels) { j, row in
+            decoded = try run(FusedRenderer(plan: plan, program: program, decoder: decoder), pixels: pixels) { j, row in
                 (base + j * rowBytes).update(from: row, count: rowBytes)
             }
         }
-        return Rendering(image: image.oriented(plan.orientation), workingSpace: program.space,
-                         approximations: program.approximations,
-                         warnings: decodeWarnings + program.skipped + program.storedRegionWarnings(imageSize: plan.decodedSize))
+        var rendering = Rendering(image: image.oriented(plan.orientation), workingSpace: program.space,
+                                  approximations: program.approximations,
+                                  warnings: decoded.warnings + program.skipped
+                                      + program.storedRegionWarnings(imageSize: plan.decodedSize))
+        rendering.decodeMs = decoded.decodeSeconds * 1000
+        return rendering
     }
 
     /// Renders and encodes in one pass: for an upright JPEG the rows go to the encoder as they
     /// are made, so neither the source nor the output is ever whole in memory. PNG output and
     /// EXIF orientations other than 1 render the raster first, then encode it.
     public func renderEncoded(_ plan: RenderPlan, jpeg: [UInt8], format: ImageFormat, quality: Int) throws -> EncodedRendering {
-        try renderEncoded(plan, original: .jpeg(jpeg), format: format, quality: quality)
+        try renderEncoded(plan, original: .jpeg(OriginalBytes(jpeg)), format: format, quality: quality)
     }
 
     /// As `renderEncoded(_:jpeg:format:quality:)`, for a JPEG or a HEIC original (a HEIC is
@@ -195,19 +219,22 @@ public struct Renderer: Sendable {
         let rgb = UnsafeMutablePointer<UInt8>.allocate(capacity: size.width * 3)
         defer { rgb.deallocate() }
         let working = program.space.fromByte
-        let decodeWarnings = try run(FusedRenderer(plan: plan, program: program, decoder: decoder), pixels: pixels) { _, row in
+        let decoded = try run(FusedRenderer(plan: plan, program: program, decoder: decoder), pixels: pixels) { _, row in
             JPEGEncoder.compositeOverBlack(row, count: size.width, into: rgb, working: working, space: program.space)
             try writer.write(rows: rgb, stride: size.width * 3, count: 1)
         }
-        return EncodedRendering(bytes: try writer.finish(), format: .jpeg, size: size, approximations: program.approximations,
-                                warnings: decodeWarnings + program.skipped
-                                    + program.storedRegionWarnings(imageSize: plan.decodedSize))
+        var rendering = EncodedRendering(bytes: try writer.finish(), format: .jpeg, size: size,
+                                         approximations: program.approximations,
+                                         warnings: decoded.warnings + program.skipped
+                                             + program.storedRegionWarnings(imageSize: plan.decodedSize))
+        rendering.decodeMs = decoded.decodeSeconds * 1000
+        return rendering
     }
 
     /// The whole-image pipeline the fused renderer replaced: decode everything, float images per
     /// stage. Kept as the reference the fused renderer is tested against.
     func renderReference(_ plan: RenderPlan, jpeg: [UInt8], program: ColourProgram) throws -> Rendering {
-        try renderReference(plan, pixels: .jpeg(jpeg), program: program)
+        try renderReference(plan, pixels: .jpeg(OriginalBytes(jpeg)), program: program)
     }
 
     /// `renderReference` for either kind of original.
@@ -215,17 +242,24 @@ public struct Renderer: Sendable {
         try withPixels(of: original) { pixels in try renderReference(plan, pixels: pixels, program: program) }
     }
 
+    /// The whole image is decoded and held here anyway, so a JPEG's whole file is read first
+    /// (TurboJPEG decodes from memory).
     private func renderReference(_ plan: RenderPlan, pixels: Pixels, program: ColourProgram) throws -> Rendering {
-        let decoded: RGB8Image, decodeWarnings: [String]
+        let decoded: RGB8Image, decodeWarnings: [String], decodeSeconds: Double
         switch pixels {
-        case .jpeg(let jpeg): (decoded, decodeWarnings) = try decoder.decodeReportingWarnings(jpeg, scale: plan.decodeScale)
-        case .raster(let rows): (decoded, decodeWarnings) = (rows.copied(), [])
+        case .jpeg(let source):
+            let jpeg = try source.whole()
+            let start = DispatchTime.now().uptimeNanoseconds
+            (decoded, decodeWarnings) = try decoder.decodeReportingWarnings(jpeg, scale: plan.decodeScale)
+            decodeSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        case .raster(let rows, let seconds): (decoded, decodeWarnings, decodeSeconds) = (rows.copied(), [], seconds)
         }
         guard decoded.size == plan.decodedSize else {
             throw RenderError.decodedSizeMismatch(expected: plan.decodedSize, got: decoded.size)
         }
         var rendering = render(plan, decoded: decoded, program: program)
         rendering.warnings.insert(contentsOf: decodeWarnings, at: 0)
+        rendering.decodeMs = decodeSeconds * 1000
         return rendering
     }
 

@@ -76,6 +76,8 @@ public struct EditSource: Sendable {
     public var aaeLimits: AAELimits
     /// How a modern edit's unknowns U1–U4 are read.
     public var assumptions: AAEAssumptions
+    /// The folders listed so far for AAE sidecars, shared by copies of this source.
+    private let folderNames = FolderNameIndex()
 
     /// A source that reads within `limits`.
     public init(limits: InputLimits = InputLimits(), aaeLimits: AAELimits = .default,
@@ -131,20 +133,23 @@ public struct EditSource: Sendable {
             let loaded = try load(editFile: sidecar)
             return LoadedEdit(chain: loaded.chain, origin: .sidecar(sidecar), warnings: loaded.warnings)
         }
-        if let aae = Self.aaeSidecar(forImage: imagePath) { return try load(editFile: aae) }
+        if let aae = Self.aaeSidecar(forImage: imagePath, folderNames: folderNames) { return try load(editFile: aae) }
         return LoadedEdit(chain: EditChain(), origin: .none, warnings: embeddedWarnings)
     }
 
     /// The modern edit beside `imagePath` (aae-format.md §1): `STEM.AAE` in any case, else the
     /// capture-time `IMG_O1234.aae` of `IMG_1234.*` (any case). nil when there is none.
     public static func aaeSidecar(forImage imagePath: String) -> String? {
+        aaeSidecar(forImage: imagePath, folderNames: FolderNameIndex())
+    }
+
+    static func aaeSidecar(forImage imagePath: String, folderNames: FolderNameIndex) -> String? {
         let url = URL(fileURLWithPath: imagePath)
         let folder = url.deletingLastPathComponent(), stem = url.deletingPathExtension().lastPathComponent
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return nil }
         var wanted = [stem.lowercased() + ".aae"]
         if stem.uppercased().hasPrefix("IMG_") { wanted.append("img_o" + stem.dropFirst(4).lowercased() + ".aae") }
         for candidate in wanted {
-            if let name = names.sorted().first(where: { $0.lowercased() == candidate }) {
+            if let name = folderNames.aaeName(matching: candidate, in: folder.path) {
                 return imagePath.contains("/") ? folder.appendingPathComponent(name).path : name
             }
         }

@@ -9,10 +9,13 @@
 public struct PhotoEdit: Sendable {
     /// The photo's path, as given.
     public var imagePath: String
-    /// The photo's file, read once, and what kind of image it is.
+    /// The photo's file and what kind of image it is: its head read (header and metadata), the
+    /// rest read from the file as a render decodes it.
     public var original: OriginalImage
-    /// The photo's whole file (a JPEG's or a HEIC's bytes; the name is from when only JPEGs were read).
-    public var jpeg: [UInt8] { original.bytes }
+    /// The photo's whole file (a JPEG's or a HEIC's bytes; the name is from when only JPEGs were
+    /// read), read again from the file; empty when that fails.
+    @available(*, deprecated, message: "the photo's file is not held in memory: use original.source.whole(), which reports a failed read")
+    public var jpeg: [UInt8] { (try? original.source.whole()) ?? [] }
     /// The edit found or loaded, and where it came from.
     public var edit: LoadedEdit
     /// The render plan for this photo, its edit and the requested size.
@@ -26,17 +29,16 @@ public struct PhotoEdit: Sendable {
     public init(imagePath: String, editPath: String? = nil, size: SizeRequest = .full,
                 editSource: EditSource = EditSource(), planner: RenderPlanner = RenderPlanner(),
                 renderer: Renderer = Renderer()) throws(FileError) {
-        let bytes = try InputFile.read(imagePath, limit: editSource.limits.maxInputBytes)
-        let original: OriginalImage
+        let original = try OriginalImage(path: imagePath, limit: editSource.limits.maxInputBytes, heic: renderer.heicDecoder)
         let storedSize: PixelSize
         var exif: (value: Int?, warning: String?)
         var notes: [String] = []
         do {
-            original = try OriginalImage(bytes: bytes, heic: renderer.heicDecoder)
             switch original {
-            case .jpeg(let jpeg):
-                storedSize = try renderer.decoder.header(of: jpeg).size
-                exif = ExifOrientation.read(inJPEG: jpeg)
+            case .jpeg(let source):
+                // The header segments are all a header read and the EXIF reader look at.
+                storedSize = try renderer.decoder.header(of: source.head).size
+                exif = ExifOrientation.read(inJPEG: source.head)
             case .heic(_, let header):
                 // irot/imir are normative; the EXIF Orientation is informative (header.notes
                 // says when the two disagree).
@@ -66,10 +68,13 @@ public struct PhotoEdit: Sendable {
         (self.imagePath, self.original, self.edit, self.plan, self.renderer) = (imagePath, original, edit, plan, renderer)
     }
 
-    /// Renders the planned output.
+    /// Renders the planned output, reading the photo's file as the decoder consumes it.
     public func render() throws(FileError) -> Rendering {
         do {
             return try renderer.render(plan, original: original)
+        } catch let error as FileError {
+            // The photo's file could not be read again, or changed since it was planned.
+            throw error
         } catch let error as RenderError where error.isTheEditsFault {
             // Found before anything is decoded.
             throw FileError(path: edit.origin.path ?? imagePath, kind: .unsupported, error)
@@ -83,6 +88,8 @@ public struct PhotoEdit: Sendable {
     public func renderEncoded(format: ImageFormat, quality: Int = 90) throws(FileError) -> EncodedRendering {
         do {
             return try renderer.renderEncoded(plan, original: original, format: format, quality: quality)
+        } catch let error as FileError {
+            throw error
         } catch let error as RenderError where error.isTheEditsFault {
             throw FileError(path: edit.origin.path ?? imagePath, kind: .unsupported, error)
         } catch {
@@ -94,14 +101,18 @@ public struct PhotoEdit: Sendable {
     /// atomically: to a temporary file beside `path`, renamed into place, so there is never a
     /// partial file. A JPEG gets this photo's metadata carried over by `MetadataCarryOver`: EXIF
     /// with Orientation 1 and the new size, the ICC profile, the XMP without the aas edit. PNG
-    /// output carries no metadata. Returns the carry-over's warnings.
+    /// output carries no metadata but `metadata.provenance` (an XMP iTXt chunk). Returns the
+    /// carry-over's warnings.
     @discardableResult
     public func write(_ rendering: EncodedRendering, to path: String,
                       metadata: MetadataOptions = MetadataOptions()) throws(FileError) -> [String] {
         var (bytes, warnings) = (rendering.bytes, [String]())
-        if rendering.format == .jpeg {
+        switch rendering.format {
+        case .jpeg:
             (bytes, warnings) = MetadataCarryOver.carryOver(from: original.metadataJPEG, into: bytes,
                                                             outputSize: rendering.size, options: metadata)
+        case .png:
+            if let provenance = metadata.provenance { bytes = PNGXMPChunk.inserting(provenance.standalonePacket, into: bytes) }
         }
         do { try AtomicFileWriter.write(bytes, to: path) } catch { throw FileError(path: path, kind: .unwritable, error) }
         return warnings

@@ -32,6 +32,24 @@ typedef struct jr_encoder jr_encoder;
 jr_decoder *jr_decoder_open(const unsigned char *data, size_t size, int tolerate_warnings,
                             int limit_scans, int *status, char *err, size_t err_size);
 
+/* As jr_decoder_open, reading the open file `fd` as libjpeg consumes it rather than a buffer:
+ * positioned reads (pread) from offset 0 into a buffer of `buffer_size` bytes (0: 128 KiB; at
+ * least 64 KiB), never past `size`, the file's size when it was opened. The pixels, warnings and
+ * errors are those of the same bytes in memory (where the data ends, a warning and a fake EOI,
+ * as jpeg_mem_src; and every MCU finds as much data ahead as libjpeg's fast path asks for:
+ * jpeg_region.c, jr_file_source).
+ * `expect` (`expect_size` bytes, copied) is the file's start as the caller read it before: a byte
+ * read there that differs, a file found shorter than `size`, or a failed read is an input error,
+ * which fails the open or the read it happens in and is reported in *input_error (open) or by
+ * jr_decoder_input_error. The caller keeps `fd` open until close. */
+jr_decoder *jr_decoder_open_file(int fd, long long size, const unsigned char *expect, size_t expect_size,
+                                 size_t buffer_size, int tolerate_warnings, int limit_scans, int *status,
+                                 int *input_error, char *err, size_t err_size);
+
+/* 0, or why the file could not be read: an errno value, or -1 when it changed (shorter than its
+ * size at open, or its start different from `expect`). Always 0 for a decoder on memory. */
+int jr_decoder_input_error(const jr_decoder *dec);
+
 /* The size as stored. */
 int jr_decoder_width(const jr_decoder *dec);
 int jr_decoder_height(const jr_decoder *dec);
