@@ -8,7 +8,8 @@ extension FusedRenderer {
     /// progressive file every scan) and every row read on the decoder thread, added up.
     func run(jpeg source: OriginalBytes, sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws
         -> (warnings: [String], decodeSeconds: Double) {
-        let (scale, tolerate, manyScans) = (plan.decodeScale, decoder.tolerateWarnings, decoder.allowManyScans)
+        let scale = plan.decodeScale
+        let (tolerate, manyScans) = (decoder.tolerateWarnings, decoder.allowManyScans)
         var rows: MeasuredJPEGRows?
         func open(_ make: () throws -> JPEGRegionReader) throws -> any DecodedRowSource {
             let opened = try MeasuredJPEGRows(opening: make)
@@ -25,8 +26,7 @@ extension FusedRenderer {
                 try run(open: { region in
                     try open {
                         try JPEGRegionReader(bytes: bytes, scale: scale, columns: region.x..<(region.x + region.width),
-                                             firstRow: region.y,
-                                             tolerateWarnings: tolerate, allowManyScans: manyScans)
+                                             firstRow: region.y, tolerateWarnings: tolerate, allowManyScans: manyScans)
                     }
                 }, sink: sink)
             }
