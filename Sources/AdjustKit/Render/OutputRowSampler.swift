@@ -282,49 +282,82 @@ private struct GridRowSampling<Texels: TexelReader> {
     /// four-tap sum's bits.
     @inline(__always)
     func sample(_ run: TapRun<Texels.Element>) {
-        let (row0, row1) = (run.row0, run.row1)
+        let (row0, row1, texels) = (run.row0, run.row1, texels)
         let (w00, w10, w01, w11) = run.weights
         let x0 = run.x0 - run.columns.lowerBound
-        @inline(__always) func tap(_ row: UnsafeMutablePointer<Texels.Element>, _ i: Int, _ dx: Int) -> (Float, Float, Float) {
-            texels.working(row + (x0 + i + dx) * 3)
-        }
         if w01 == 0, w11 == 0, w10 == 0 {
             // On texel centres (w00 = 1).
-            runLoop(run.columns) { i in tap(row0, i, 0) }
+            runLoop(run.columns, CentreTap(texels: texels, row0: row0, x0: x0))
         } else if w01 == 0, w11 == 0 {
             // On one source row.
-            runLoop(run.columns) { i in
-                let (c00, c10) = (tap(row0, i, 0), tap(row0, i, 1))
-                return (w00 * c00.0 + w10 * c10.0, w00 * c00.1 + w10 * c10.1, w00 * c00.2 + w10 * c10.2)
-            }
+            runLoop(run.columns, RowTaps(texels: texels, row0: row0, x0: x0, w00: w00, w10: w10))
         } else if w10 == 0, w11 == 0 {
             // On one source column.
-            runLoop(run.columns) { i in
-                let (c00, c01) = (tap(row0, i, 0), tap(row1, i, 0))
-                return (w00 * c00.0 + w01 * c01.0, w00 * c00.1 + w01 * c01.1, w00 * c00.2 + w01 * c01.2)
-            }
+            runLoop(run.columns, ColumnTaps(texels: texels, row0: row0, row1: row1, x0: x0, w00: w00, w01: w01))
         } else {
-            runLoop(run.columns) { i in
-                OutputRowSampler.blend(row0 + (x0 + i) * 3, row1 + (x0 + i) * 3, w00, w10, w01, w11, texels: texels)
-            }
+            runLoop(run.columns, FourTaps(texels: texels, row0: row0, row1: row1, x0: x0, weights: run.weights))
         }
     }
 
-    /// Stores `sample(i)` (all four taps inside: weight 1) for every column of `run`. Where
+    /// Stores `taps(i)` (all four taps inside: weight 1) for every column of `run`. Where
     /// coverage is whole and no kernel follows, `store` would compute alpha 1 and copy the
-    /// colour: the opaque part of the run writes that directly.
+    /// colour: the opaque part of the run writes that directly. Generic over the tap pattern
+    /// (not a closure): each pattern gets a loop of its own with the taps inlined, where a
+    /// closure was left a call per pixel.
     @inline(__always)
-    private func runLoop(_ run: Range<Int>, _ sample: (Int) -> (Float, Float, Float)) {
+    private func runLoop<Taps: RunTaps>(_ run: Range<Int>, _ taps: Taps) where Taps.Texels == Texels {
         let whole = run.clamped(to: fullCoverageColumns)
         let opaque = coverY == 1 && !hasOutputKernels && !whole.isEmpty ? whole : run.upperBound..<run.upperBound
-        for i in run.lowerBound..<opaque.lowerBound { let c = sample(i); store(i, c.0, c.1, c.2, 1) }
+        for i in run.lowerBound..<opaque.lowerBound { let c = taps(i); store(i, c.0, c.1, c.2, 1) }
         var o = out + opaque.lowerBound * 4
         for i in opaque {
-            let c = sample(i)
+            let c = taps(i)
             o[0] = c.0; o[1] = c.1; o[2] = c.2; o[3] = 1
             o += 4
         }
-        for i in opaque.upperBound..<run.upperBound { let c = sample(i); store(i, c.0, c.1, c.2, 1) }
+        for i in opaque.upperBound..<run.upperBound { let c = taps(i); store(i, c.0, c.1, c.2, 1) }
+    }
+}
+
+/// Pixel i of an interior run (`GridRowSampling.sample(_:)`): the weighted sum of the taps that
+/// have a weight, in the reference order. `x0` is the window column of pixel 0's top-left tap.
+private protocol RunTaps {
+    associatedtype Texels: TexelReader
+    func callAsFunction(_ i: Int) -> (Float, Float, Float)
+}
+
+/// On texel centres (w00 = 1): the texel itself.
+private struct CentreTap<Texels: TexelReader>: RunTaps {
+    let texels: Texels, row0: UnsafeMutablePointer<Texels.Element>, x0: Int
+    @inline(__always) func callAsFunction(_ i: Int) -> (Float, Float, Float) { texels.working(row0 + (x0 + i) * 3) }
+}
+
+/// On one source row: two taps side by side.
+private struct RowTaps<Texels: TexelReader>: RunTaps {
+    let texels: Texels, row0: UnsafeMutablePointer<Texels.Element>, x0: Int, w00: Float, w10: Float
+    @inline(__always) func callAsFunction(_ i: Int) -> (Float, Float, Float) {
+        let (c00, c10) = (texels.working(row0 + (x0 + i) * 3), texels.working(row0 + (x0 + i + 1) * 3))
+        return (w00 * c00.0 + w10 * c10.0, w00 * c00.1 + w10 * c10.1, w00 * c00.2 + w10 * c10.2)
+    }
+}
+
+/// On one source column: two taps one above the other.
+private struct ColumnTaps<Texels: TexelReader>: RunTaps {
+    let texels: Texels, row0: UnsafeMutablePointer<Texels.Element>, row1: UnsafeMutablePointer<Texels.Element>
+    let x0: Int, w00: Float, w01: Float
+    @inline(__always) func callAsFunction(_ i: Int) -> (Float, Float, Float) {
+        let (c00, c01) = (texels.working(row0 + (x0 + i) * 3), texels.working(row1 + (x0 + i) * 3))
+        return (w00 * c00.0 + w01 * c01.0, w00 * c00.1 + w01 * c01.1, w00 * c00.2 + w01 * c01.2)
+    }
+}
+
+/// Anywhere else: all four taps.
+private struct FourTaps<Texels: TexelReader>: RunTaps {
+    let texels: Texels, row0: UnsafeMutablePointer<Texels.Element>, row1: UnsafeMutablePointer<Texels.Element>
+    let x0: Int, weights: (w00: Float, w10: Float, w01: Float, w11: Float)
+    @inline(__always) func callAsFunction(_ i: Int) -> (Float, Float, Float) {
+        OutputRowSampler.blend(row0 + (x0 + i) * 3, row1 + (x0 + i) * 3, weights.w00, weights.w10, weights.w01, weights.w11,
+                               texels: texels)
     }
 }
 
