@@ -17,6 +17,7 @@
     X(heif_decode_image) \
     X(heif_decoding_options_alloc) \
     X(heif_decoding_options_free) \
+    X(heif_get_version_number) \
     X(heif_image_get_height) \
     X(heif_image_get_plane_readonly) \
     X(heif_image_get_width) \
@@ -109,6 +110,9 @@ struct heif_decoding_options* adjust_heif_decoding_options_alloc(void)
 
 void adjust_heif_decoding_options_free(struct heif_decoding_options *arg0)
 { functions.heif_decoding_options_free(arg0); }
+
+uint32_t adjust_heif_get_version_number(void)
+{ return functions.heif_get_version_number(); }
 
 int adjust_heif_image_get_height(const struct heif_image *arg0, enum heif_channel arg1)
 { return functions.heif_image_get_height(arg0, arg1); }

@@ -42,6 +42,8 @@ struct BatchRecord: Codable, Sendable, Equatable {
     /// [width, height] written.
     var size: [Int]?
     var warnings: [String]?
+    /// The edit's adjustments that were left out (unsupported or unreadable), when there are any.
+    var notReplayed: [String]?
     /// Reading the file, parsing the edit and planning (the JPEG header is decoded here).
     var readMs: Double?
     /// Decoding, rendering and encoding: one streamed pass, the entropy decode interleaved with
@@ -56,7 +58,7 @@ struct BatchRecord: Codable, Sendable, Equatable {
     var totalMs: Double
 
     enum CodingKeys: String, CodingKey {
-        case input, output, status, error, reason, edit, editFile, chain, size, warnings, readMs, digestMs, renderMs, decodeMs
+        case input, output, status, error, reason, edit, editFile, chain, size, warnings, notReplayed, readMs, digestMs, renderMs, decodeMs
         case writeMs, totalMs
     }
 
@@ -77,6 +79,7 @@ struct BatchRecord: Codable, Sendable, Equatable {
         try container.encode(chain, forKey: .chain)
         try container.encodeIfPresent(size, forKey: .size)
         try container.encodeIfPresent(warnings, forKey: .warnings)
+        try container.encodeIfPresent(notReplayed, forKey: .notReplayed)
         try container.encodeIfPresent(readMs, forKey: .readMs)
         try container.encodeIfPresent(digestMs, forKey: .digestMs)
         try container.encodeIfPresent(renderMs, forKey: .renderMs)

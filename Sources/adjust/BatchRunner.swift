@@ -167,6 +167,9 @@ final class BatchRunner: Sendable {
         record.renderMs = Self.milliseconds(since: clock)
         record.decodeMs = (rendering.decodeMs * 10).rounded() / 10
         warnings += rendering.warnings.map { "warning: \(input): \($0)" }
+        let notReplayed = photo.edit.chain.notReplayed
+        if let line = Diagnostics.notReplayedLine(photo.edit.chain, image: input) { warnings.append("warning: " + line) }
+        record.notReplayed = notReplayed.isEmpty ? nil : notReplayed
         if !rendering.approximations.isEmpty {
             warnings.append("note: \(input): approximate filters used: " + rendering.approximations.joined(separator: "; "))
         }

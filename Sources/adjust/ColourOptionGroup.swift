@@ -2,7 +2,8 @@ import AdjustKit
 import ArgumentParser
 import Foundation
 
-/// `--working-space`, `--effect-lut` and `--skip-unknown-filters`, shared by `render` and `inspect`.
+/// `--working-space`, `--effect-lut`, `--strict` and its old opposite `--skip-unsupported`, shared
+/// by `render`, `inspect`, `batch` and `fidelity`.
 struct ColourOptionGroup: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "Where colour filters compute: linear (default; what Photos did) or srgb (the encoded values).",
@@ -14,14 +15,25 @@ struct ColourOptionGroup: ParsableArguments {
         valueName: "EFFECT=FILE"))
     var effectLut: [String] = []
 
-    @Flag(name: [.customLong("skip-unsupported"), .customLong("skip-unknown-filters")], help: """
-        Render without the steps this version cannot render (aas:Filters names it does not know, \
-        unsupported modern Photos adjustments), with a warning naming them, instead of failing (exit 69). \
-        --skip-unknown-filters is an alias.
+    @Flag(name: .long, help: """
+        Refuse (exit 69) an edit with a step this version cannot replay (an aas:Filters name it does \
+        not know, an unsupported or unreadable modern Photos adjustment). Without it such steps are \
+        left out and named in one warning line ("not replayed: …").
         """)
-    var skipUnknownFilters = false
+    var strict = false
+
+    /// Kept so that scripts written for 0.1 still run: leaving such steps out is now the default.
+    @Flag(name: [.customLong("skip-unsupported"), .customLong("skip-unknown-filters")], help: """
+        Accepted for compatibility: leaving out what cannot be replayed is now the default \
+        (--strict refuses instead). --skip-unknown-filters is an alias.
+        """)
+    var skipUnsupported = false
+
+    /// True unless `--strict`: the library's name for leaving such steps out.
+    var skipUnknownFilters: Bool { !strict }
 
     func validate() throws {
+        if strict, skipUnsupported { throw ValidationError("--strict and --skip-unsupported contradict each other") }
         guard WorkingSpace(rawValue: workingSpace) != nil else {
             throw ValidationError("--working-space must be linear or srgb, got '\(workingSpace)'")
         }

@@ -24,8 +24,8 @@ enum Diagnostics {
     /// " (the flag that changes the outcome)", or "" when no flag does.
     static func hint(_ error: FileError) -> String {
         switch error.cause {
-        case RenderError.unknownFilter?: return " (--skip-unknown-filters renders without it)"
-        case RenderError.unsupportedAdjustments?: return " (--skip-unsupported renders without them)"
+        case RenderError.unknownFilter?: return " (without --strict it is left out)"
+        case RenderError.unsupportedAdjustments?: return " (without --strict they are left out)"
         default: return ""
         }
     }
@@ -38,6 +38,13 @@ enum Diagnostics {
         case .unsupported: return ExitCode(69)      // EX_UNAVAILABLE
         case .unwritable: return ExitCode(73)       // EX_CANTCREAT
         }
+    }
+
+    /// The one line naming what a lenient render left out, or nil when it left out nothing.
+    static func notReplayedLine(_ chain: EditChain, image: String) -> String? {
+        let names = chain.notReplayed
+        guard !names.isEmpty else { return nil }
+        return "\(image): not replayed: \(names.joined(separator: ", ")) (the rest of the edit is rendered; --strict refuses)"
     }
 
     /// Warnings from reading the edit (naming the edit's file) and from planning (naming the image).

@@ -84,6 +84,7 @@ struct RenderCommand: ParsableCommand {
             Diagnostics.report(photo.edit, plan: photo.plan, image: input)
             let (rendering, metadataWarnings) = try photo.renderAndWrite(to: outputPath, format: format, quality: quality,
                                                                          metadata: metadata.options)
+            if let line = Diagnostics.notReplayedLine(photo.edit.chain, image: input) { Diagnostics.warn(line) }
             for warning in metadataWarnings { Diagnostics.warn("\(input): \(warning)") }
             for warning in rendering.warnings { Diagnostics.warn("\(input): \(warning)") }
             if !rendering.approximations.isEmpty {

@@ -24,7 +24,7 @@ final class AAEReaderTests: XCTestCase {
         XCTAssertEqual(xml, binary)
         XCTAssertEqual(xml.formatVersion, "1.11")
         XCTAssertEqual(xml.editorBundleID, "com.apple.Photos")
-        XCTAssertEqual(xml.metadata, AAEMetadata(masterWidth: 4032, masterHeight: 3024, orientation: 1))
+        XCTAssertEqual(xml.metadata, AAEMetadata(masterWidth: 4032, masterHeight: 3024, orientation: 0))
         let c = try XCTUnwrap(xml.adjustment("Crop"))
         XCTAssertEqual([try c.number("xOrigin"), try c.number("yOrigin"), try c.number("width"), try c.number("height")],
                        [0, 378, 4032, 2268])
@@ -119,14 +119,17 @@ final class AAEReaderTests: XCTestCase {
         }
     }
 
-    func testCropPixelValuesAreBounded() {
+    func testCropPixelValuesAreBounded() throws {
         let huge = AAEBuilder.adjustment("Crop", settings: #"{"xOrigin":0,"yOrigin":0,"width":1e12,"height":10}"#)
         let error = refused(AAEBuilder.aae([huge], format: .binary))
         XCTAssertEqual(error, .pixelValueOutOfRange(adjustment: "Crop", key: "width", value: 1e12, limit: 1_048_576))
         XCTAssertEqual(error?.description, #"AAE adjustment "Crop" setting "width" is 1000000000000.0, beyond the ±1048576.0 pixel limit"#)
-        let wrongType = AAEBuilder.adjustment("Crop", settings: #"{"xOrigin":"0","yOrigin":0,"width":5,"height":10}"#)
-        XCTAssertEqual(refused(AAEBuilder.aae([wrongType])),
-                       .wrongSettingType(adjustment: "Crop", key: "xOrigin", expected: "a number", found: "a string"))
+        // A value of the wrong type is no hostile magnitude: the document reads, and that one
+        // adjustment is not replayed (aae-format.md §10), with the reason.
+        let wrongType = AAEBuilder.adjustment("Crop", settings: #"{"xOrigin":"left","yOrigin":0,"width":5,"height":10}"#)
+        var notes: [String] = []
+        let chain = try EditChain(aae: AAEDocument(contentsOf: AAEBuilder.aae([wrongType])), notes: &notes)
+        XCTAssertEqual(chain.notReplayed, [#"Crop (setting "xOrigin" must be a number, got a string)"#])
         // A disabled crop is not checked: it is never used.
         XCTAssertNoThrow(try AAEDocument(contentsOf: AAEBuilder.aae([
             AAEBuilder.adjustment("Crop", enabled: "false", settings: #"{"width":1e12}"#)])))

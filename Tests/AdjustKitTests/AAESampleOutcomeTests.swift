@@ -18,19 +18,20 @@ final class AAESampleOutcomeTests: XCTestCase {
         let edit = try load("IMG_1994.AAE")
         XCTAssertEqual(edit.origin, .aae(TestFixtures.path("Fixtures/aae/IMG_1994.AAE")))
         XCTAssertEqual(summary(edit), ["SmartTone [approximate]", "SmartColor [approximate]",
-                                       "SmartBlackAndWhite [approximate]"], "Apple's order, §4")
+                                       "SmartBlackAndWhite [approximate]", "Orientation [exact]"],
+                       "Apple's order, §4; metadata.orientation 1 is the absolute orientation, §5.4")
         XCTAssertEqual(edit.masterSize, PixelSize(width: 4416, height: 3312))
         XCTAssertNil(edit.masterSizeWarning(storedSize: PixelSize(width: 3312, height: 4416)), "H×W fits too")
         XCTAssertNotNil(edit.masterSizeWarning(storedSize: PixelSize(width: 1800, height: 1200)))
     }
 
     func testMacOSRenderPlistIsBlackAndWhite() throws {
-        XCTAssertEqual(summary(try load("D1D4040D-D141-44E8-93EA-E403D9F63E07.plist")), ["SmartBlackAndWhite [approximate]"])
+        XCTAssertEqual(summary(try load("D1D4040D-D141-44E8-93EA-E403D9F63E07.plist")), ["SmartBlackAndWhite [approximate]", "Orientation [exact]"])
     }
 
     func testLivePhotoKeyFrameIsNotedNotRendered() throws {
         let edit = try load("IMG_1853.AAE")
-        XCTAssertTrue(edit.chain.isEmpty)
+        XCTAssertTrue(edit.chain.steps.allSatisfy { $0.filter is PhotosOrientation }, "\(summary(edit))")
         XCTAssertEqual(edit.notes.count, 1)
         XCTAssertTrue(edit.notes[0].contains("not that frame"), edit.notes[0])
     }
@@ -46,12 +47,15 @@ final class AAESampleOutcomeTests: XCTestCase {
             XCTAssertEqual(summary(try load(name)), ["DepthEffect [unsupported]"], name)
         }
         let portrait = try load("IMG_3582.AAE")
-        XCTAssertEqual(summary(portrait), ["DepthEffect [unsupported]", "SmartBlackAndWhite [approximate]"])
+        XCTAssertEqual(summary(portrait), ["DepthEffect [unsupported]", "SmartBlackAndWhite [approximate]",
+                                           "Orientation [exact]"])
+        XCTAssertEqual(portrait.chain.notReplayed, ["DepthEffect"])
+        XCTAssertFalse(portrait.chain.replaysNothing, "the B&W is replayed")
         XCTAssertThrowsError(try ColourProgram(chain: portrait.chain, options: ColourOptions())) { error in
             XCTAssertEqual(error as? RenderError, .unsupportedAdjustments(["DepthEffect"]))
         }
         let skipping = try ColourProgram(chain: portrait.chain, options: ColourOptions(skipUnknownFilters: true))
-        XCTAssertEqual(skipping.skipped, ["unsupported adjustment DepthEffect skipped"])
+        XCTAssertEqual(skipping.skipped, [], "named once for the edit (EditChain.notReplayed), not per step")
     }
 
     /// The spec's table (AAESupport) and the filter files agree: every identifier the table says

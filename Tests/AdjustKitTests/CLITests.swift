@@ -20,7 +20,9 @@ final class CLITests: XCTestCase {
 
     override func tearDownWithError() throws { ScratchFolder.remove(scratch) }
 
-    private func adjust(_ arguments: String...) throws -> Run {
+    private func adjust(_ arguments: String...) throws -> Run { try adjust(arguments) }
+
+    private func adjust(_ arguments: [String]) throws -> Run {
         try BinaryRun.run(Self.binary, arguments, in: scratch)
     }
 
@@ -213,18 +215,23 @@ final class CLITests: XCTestCase {
                     status: 65, file: bad, problem: "not a usable .cube table", noFile: output("y.png"))
     }
 
-    func testUnknownFiltersFailUnlessSkipped() throws {
+    func testUnknownFiltersAreLeftOutUnlessStrict() throws {
         let xmp = output("unknown.xmp")
         try EditXMP.packet("<aas:Filters><rdf:Seq><rdf:li>CISparkle,Amount=2</rdf:li></rdf:Seq></aas:Filters>")
             .write(toFile: xmp, atomically: true, encoding: .utf8)
         let out = output("unknown.jpg")
-        assertFails(try adjust("render", "--xmp", xmp, TestFixtures.image("Landscape_1.jpg"), "-o", out),
+        assertFails(try adjust("render", "--xmp", xmp, TestFixtures.image("Landscape_1.jpg"), "-o", out, "--strict"),
                     status: 69, file: xmp, problem: "unknown filter CISparkle", noFile: out)
-        let skipped = try adjust("render", "--xmp", xmp, TestFixtures.image("Landscape_1.jpg"), "-o", out,
-                                 "--scale", "1/8", "--skip-unknown-filters")
-        XCTAssertEqual(skipped.status, 0, skipped.stderr)
-        XCTAssertEqual(skipped.stderr, "adjust: warning: \(TestFixtures.image("Landscape_1.jpg")): unknown filter CISparkle skipped\n")
-        XCTAssertTrue(exists(out))
+        for alias in [[], ["--skip-unknown-filters"], ["--skip-unsupported"]] {
+            try? FileManager.default.removeItem(atPath: out)
+            let skipped = try adjust(["render", "--xmp", xmp, TestFixtures.image("Landscape_1.jpg"), "-o", out,
+                                      "--scale", "1/8"] + alias)
+            XCTAssertEqual(skipped.status, 0, skipped.stderr)
+            XCTAssertEqual(skipped.stderr, "adjust: warning: \(TestFixtures.image("Landscape_1.jpg")): unknown filter CISparkle skipped\n")
+            XCTAssertTrue(exists(out))
+        }
+        let both = try adjust("render", "--xmp", xmp, TestFixtures.image("Landscape_1.jpg"), "--strict", "--skip-unsupported")
+        XCTAssertEqual(both.status, 64, both.stderr)
     }
 
     func testEditsThatKeepNothingOrCannotInvert() throws {

@@ -324,7 +324,12 @@ final class StreamedInputTests: XCTestCase {
             }
             let fromFile: String
             do { fromFile = described(try OriginalImage(path: path)) } catch { fromFile = "error: \(error)" }
-            XCTAssertEqual(fromFile, fromBytes, path)
+            // libheif 1.19 words one truncation two ways ("No 'meta' box" from memory, "Unexpected
+            // end of file" from a reader): the file and the kind of refusal must agree, not its words.
+            func refusal(_ text: String) -> String {
+                text.hasPrefix("error: ") ? text.split(separator: ":", maxSplits: 3).prefix(3).joined(separator: ":") : text
+            }
+            XCTAssertEqual(refusal(fromFile), refusal(fromBytes), path)
             if fromBytes != "JPEG" { heics += 1 }
         }
         XCTAssertGreaterThan(heics, 4)

@@ -25,10 +25,10 @@ public struct AAEAdjustment: Sendable, Equatable {
         return value
     }
 
-    /// The number under `key`, nil when absent; throws when present but not a number.
+    /// The number under `key`, nil when absent; throws when present but not a number (`AAEValue.lenientNumber`).
     public func optionalNumber(_ key: String) throws(AAEError) -> Double? {
         guard let value = settings[key] else { return nil }
-        guard let number = value.numberValue else { throw wrongType(key, "a number", value) }
+        guard let number = value.lenientNumber else { throw wrongType(key, "a number", value) }
         return number
     }
 
@@ -49,10 +49,10 @@ public struct AAEAdjustment: Sendable, Equatable {
         return value
     }
 
-    /// The flag under `key`, nil when absent; throws when present but neither a boolean nor 0/1.
+    /// The flag under `key`, nil when absent; throws when present but not a flag (`AAEValue.lenientFlag`).
     public func optionalFlag(_ key: String) throws(AAEError) -> Bool? {
         guard let value = settings[key] else { return nil }
-        guard let flag = value.flagValue else { throw wrongType(key, "a boolean or 0/1", value) }
+        guard let flag = value.lenientFlag else { throw wrongType(key, "a boolean or 0/1", value) }
         return flag
     }
 

@@ -162,7 +162,9 @@ public struct AAEDocument: Sendable, Equatable {
             let adjustment = AAEAdjustment(identifier: identifier, enabled: isEnabled, formatVersion: formatVersion, settings: settings)
             guard isEnabled else { disabled.append(identifier); continue }
             if identifier == "Crop" {
-                for key in ["xOrigin", "yOrigin", "width", "height"] {
+                // Hostile magnitudes refuse the file; a value of the wrong type only costs the
+                // crop (EditChain(aae:) leaves it out and says why).
+                for key in ["xOrigin", "yOrigin", "width", "height"] where settings[key]?.lenientNumber != nil {
                     _ = try adjustment.optionalPixels(key, limit: limits.maxPixelValue)
                 }
             }

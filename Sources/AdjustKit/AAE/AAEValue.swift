@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON value from an AAE payload, kept as the file has it (the mapping layer interprets it).
 ///
 /// Numbers are Doubles (JSON has one number type; every one is finite — the reader refuses others).
@@ -38,6 +40,29 @@ public indirect enum AAEValue: Sendable, Equatable {
         case .bool(let b): return b
         case .number(1): return true
         case .number(0): return false
+        default: return nil
+        }
+    }
+
+    /// A number as real files write one (aae-format.md §10): a JSON number, a string holding a
+    /// finite decimal number ("0.5"), or a boolean (1/0); nil for anything else.
+    public var lenientNumber: Double? {
+        switch self {
+        case .number(let n): return n
+        case .bool(let b): return b ? 1 : 0
+        case .string(let s):
+            guard s.count <= 40, let n = Double(s.trimmingCharacters(in: .whitespaces)), n.isFinite else { return nil }
+            return n
+        default: return nil
+        }
+    }
+
+    /// A flag as real files write one: `flagValue`, or the strings "true"/"false"/"yes"/"no"/"1"/"0".
+    public var lenientFlag: Bool? {
+        if let flag = flagValue { return flag }
+        switch stringValue?.lowercased() {
+        case "true", "yes", "1": return true
+        case "false", "no", "0": return false
         default: return nil
         }
     }

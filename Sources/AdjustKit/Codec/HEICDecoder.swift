@@ -12,6 +12,9 @@ public enum HEICError: Error, Equatable, CustomStringConvertible {
     case decodeFailed(String)
     /// libheif (libheif.so.1) cannot be loaded: HEIC support is not installed.
     case libraryMissing(String)
+    /// The libheif loaded is older than `LibheifVersion.required` and refused the file: current
+    /// iPhone HEICs (gain maps, portrait auxiliary images) need 1.19 (aae-format.md §8).
+    case libraryTooOld(found: LibheifVersion, message: String)
 
     public var description: String {
         switch self {
@@ -21,6 +24,17 @@ public enum HEICError: Error, Equatable, CustomStringConvertible {
         case .overLimit(let message): return "HEIF image over the size limits: \(message)"
         case .decodeFailed(let message): return "HEIF image data cannot be decoded: \(message)"
         case .libraryMissing(let reason): return "HEIC needs libheif (Debian: libheif1), which cannot be loaded: \(reason)"
+        case let .libraryTooOld(found, message):
+            return "libheif \(found) cannot open this HEIC (\(message)); it needs libheif \(LibheifVersion.required) or later "
+                + "(Debian 12: apt-get install -t bookworm-backports libheif1 libheif-plugin-libde265)"
+        }
+    }
+
+    /// True when the fault is in the machine (no libheif, or one too old), not in the file.
+    public var isMissingSupport: Bool {
+        switch self {
+        case .libraryMissing, .libraryTooOld: return true
+        default: return false
         }
     }
 }
@@ -127,7 +141,7 @@ public struct HEICDecoder: Sendable {
         do {
             header = try self.header(of: try HEIFFile(reader: reader, maxSide: maxSide), bytes: meta)
         } catch {
-            throw file.readFailure ?? FileError(path: file.path, kind: .invalidContent, error)
+            throw file.readFailure ?? FileError(path: file.path, kind: error.isMissingSupport ? .unsupported : .invalidContent, error)
         }
         // A metadata block libheif could not read for want of the file is no note: a failure.
         if let failure = file.readFailure { throw failure }
@@ -238,7 +252,7 @@ public struct HEICDecoder: Sendable {
 }
 
 /// A libheif context holding one file and the handle of its primary image.
-private final class HEIFFile {
+final class HEIFFile {
     let context: OpaquePointer
     let handle: OpaquePointer
     /// For a file read as libheif asks: the reader and the functions libheif calls, which must
@@ -283,7 +297,7 @@ private final class HEIFFile {
             let message = HEICDecoder.message(read)
             adjust_heif_context_free(context)
             functions?.deallocate()
-            throw read.subcode == heif_suberror_Security_limit_exceeded ? .overLimit(message) : .malformed(message)
+            throw read.subcode == heif_suberror_Security_limit_exceeded ? .overLimit(message) : Self.refusal(message)
         }
         var handle: OpaquePointer?
         let primary = adjust_heif_context_get_primary_image_handle(context, &handle)
@@ -291,9 +305,16 @@ private final class HEIFFile {
             let message = HEICDecoder.message(primary)
             adjust_heif_context_free(context)
             functions?.deallocate()
-            throw .malformed(message)
+            throw Self.refusal(message)
         }
         (self.context, self.handle) = (context, handle)
+    }
+
+    /// A file libheif refuses: malformed, unless the libheif loaded is too old to tell (an old
+    /// libheif refuses current iPhone HEICs with messages that read like corruption).
+    static func refusal(_ message: String, loaded: LibheifVersion? = LibheifVersion.loaded) -> HEICError {
+        if let loaded, loaded < .required { return .libraryTooOld(found: loaded, message: message) }
+        return .malformed(message)
     }
 
     deinit {

@@ -6,6 +6,9 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
     case unknownFilter(String)
     /// Modern Photos adjustments this version cannot render; never skipped unless asked.
     case unsupportedAdjustments([String])
+    /// A modern Photos edit none of whose adjustments can be replayed: rendering it would give
+    /// the unedited photo, so it is refused however lenient the render (aae-format.md §3).
+    case nothingReplayable([String])
     case decodedSizeMismatch(expected: PixelSize, got: PixelSize)
 
     /// One line, without the file name.
@@ -15,6 +18,8 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
             return "unknown filter \(name) in aas:Filters"
         case .unsupportedAdjustments(let names):
             return "the edit uses adjustments this version cannot render: \(names.joined(separator: ", "))"
+        case .nothingReplayable(let names):
+            return "nothing in this edit can be replayed (\(names.joined(separator: ", "))): only Photos' own render shows it"
         case let .decodedSizeMismatch(expected, got):
             return "libjpeg-turbo decoded \(got) pixels where the plan expects \(expected)"
         }
@@ -25,7 +30,7 @@ extension RenderError {
     /// True for the errors that come from what the edit asks for, not from the image.
     public var isTheEditsFault: Bool {
         switch self {
-        case .unknownFilter, .unsupportedAdjustments: return true
+        case .unknownFilter, .unsupportedAdjustments, .nothingReplayable: return true
         case .decodedSizeMismatch: return false
         }
     }

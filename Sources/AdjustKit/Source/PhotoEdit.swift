@@ -70,6 +70,7 @@ public struct PhotoEdit: Sendable {
 
     /// Renders the planned output, reading the photo's file as the decoder consumes it.
     public func render() throws(FileError) -> Rendering {
+        try refuseWhenNothingReplayable()
         do {
             return try renderer.render(plan, original: original)
         } catch let error as FileError {
@@ -86,6 +87,7 @@ public struct PhotoEdit: Sendable {
     /// Renders and encodes in one pass, the fast path (`Renderer.renderEncoded`): an upright
     /// JPEG is encoded row by row as it is rendered, so no whole image is ever held.
     public func renderEncoded(format: ImageFormat, quality: Int = 90) throws(FileError) -> EncodedRendering {
+        try refuseWhenNothingReplayable()
         do {
             return try renderer.renderEncoded(plan, original: original, format: format, quality: quality)
         } catch let error as FileError {
@@ -116,6 +118,14 @@ public struct PhotoEdit: Sendable {
         }
         do { try AtomicFileWriter.write(bytes, to: path) } catch { throw FileError(path: path, kind: .unwritable, error) }
         return warnings
+    }
+
+    /// An edit all of whose adjustments are left out would render as the unedited photo: refused
+    /// (exit 69 in the CLI) whatever `ColourOptions.skipUnknownFilters` says.
+    private func refuseWhenNothingReplayable() throws(FileError) {
+        guard edit.chain.replaysNothing else { return }
+        throw FileError(path: edit.origin.path ?? imagePath, kind: .unsupported,
+                        RenderError.nothingReplayable(edit.chain.notReplayed))
     }
 
     /// `renderEncoded` then `write`: the quickest way from a photo to an edited file.

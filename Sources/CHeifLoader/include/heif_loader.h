@@ -28,6 +28,7 @@ void adjust_heif_context_set_max_decoding_threads(struct heif_context *arg0, int
 void adjust_heif_context_set_maximum_image_size_limit(struct heif_context *arg0, int arg1);
 struct heif_error adjust_heif_decode_image(const struct heif_image_handle *arg0, struct heif_image **arg1, enum heif_colorspace arg2, enum heif_chroma arg3, const struct heif_decoding_options *arg4);
 struct heif_decoding_options* adjust_heif_decoding_options_alloc(void);
+uint32_t adjust_heif_get_version_number(void);
 void adjust_heif_decoding_options_free(struct heif_decoding_options *arg0);
 int adjust_heif_image_get_height(const struct heif_image *arg0, enum heif_channel arg1);
 const uint8_t* adjust_heif_image_get_plane_readonly(const struct heif_image *arg0, enum heif_channel arg1, int *arg2);

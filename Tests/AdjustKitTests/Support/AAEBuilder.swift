@@ -44,9 +44,10 @@ enum AAEBuilder {
         return [UInt8](encoded)
     }
 
-    /// The payload JSON around `adjustments` (each a JSON object's text).
+    /// The payload JSON around `adjustments` (each a JSON object's text). `orientation` is
+    /// `metadata.orientation`: 0, "not set", keeps the file's own (aae-format.md §5.4).
     static func payload(_ adjustments: [String], masterWidth: Int = 4032, masterHeight: Int = 3024,
-                        orientation: Int = 1) -> String {
+                        orientation: Int = 0) -> String {
         #"{"metadata":{"masterWidth":\#(masterWidth),"masterHeight":\#(masterHeight),"orientation":\#(orientation)},"#
             + #""formatVersion":1,"versionInfo":{"platform":"iOS","schemaRevision":0},"#
             + #""adjustments":["# + adjustments.joined(separator: ",") + "]}"
@@ -60,8 +61,9 @@ enum AAEBuilder {
 
     /// A whole AAE file holding `adjustments`.
     static func aae(_ adjustments: [String], format: Format = .xml, masterWidth: Int = 4032,
-                    masterHeight: Int = 3024) -> [UInt8] {
-        plist(data: deflate(Array(payload(adjustments, masterWidth: masterWidth, masterHeight: masterHeight).utf8)),
+                    masterHeight: Int = 3024, orientation: Int = 0) -> [UInt8] {
+        plist(data: deflate(Array(payload(adjustments, masterWidth: masterWidth, masterHeight: masterHeight,
+                                          orientation: orientation).utf8)),
               format: format)
     }
 }
