@@ -74,6 +74,11 @@ struct BatchCommand: ParsableCommand {
         "Folder of edits: STEM.xmp (or under the photo's subfolder) is the edit of STEM.jpg.", valueName: "XMP-DIR"))
     var xmpDir: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "A photo without an edit: copy (default: the original's bytes when nothing asked for changes them — full size, JPEG to JPEG, metadata kept — else rendered like an edited photo), skip (nothing written), or render (always decoded and written).",
+        valueName: "copy|skip|render"))
+    var unedited: UneditedPolicy = .copy
+
     @Flag(name: .long, help: "Leave photos whose output already exists alone (status skipped).")
     var skipExisting = false
 
@@ -141,7 +146,7 @@ struct BatchCommand: ParsableCommand {
         do { optionsDescription = try outputOptionsDescription(format: format) } catch { throw Diagnostics.fail(error) }
         let job = BatchRunner(renderer: renderer, editSource: limits.editSource, planner: limits.planner,
                               size: size.request, format: format, quality: quality, metadata: metadata.options,
-                              xmpDir: xmpDir, skipExisting: skipExisting, update: update,
+                              xmpDir: xmpDir, skipExisting: skipExisting, unedited: unedited, update: update,
                               tool: "adjust \(Adjust.configuration.version)", optionsDescription: optionsDescription,
                               json: json, inputKeys: Set(allItems.compactMap(\.key)))
         let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, items.count))
@@ -213,7 +218,7 @@ struct BatchCommand: ParsableCommand {
             "size=\(sizeText)", "format=\(format.rawValue)", "quality=\(format == .jpeg ? String(quality) : "-")",
             "working-space=\(colour.workingSpace)", "effect-luts=\(luts.isEmpty ? "built-in" : luts.joined(separator: ","))",
             "skip-unsupported=\(colour.skipUnknownFilters)", "tolerate-jpeg-warnings=\(limits.tolerateJpegWarnings)",
-            "metadata=\(metadataText)",
+            "metadata=\(metadataText)", "unedited=\(unedited.rawValue)",
         ].joined(separator: " ")
     }
 }

@@ -43,6 +43,8 @@ struct BatchOrphans {
                 record.status = .failed
                 record.error = "\(path): cannot remove: \(String(cString: strerror(errno)))"
                 record.reason = record.error
+            } else if prune {
+                ProvenanceSidecar.remove(forOutput: path)
             }
             records.append(record)
         }

@@ -18,6 +18,16 @@ enum BatchStatus: String, Codable, Sendable {
     case pruned
 }
 
+/// Where a written output's pixels came from.
+enum BatchSource: String, Codable, Sendable {
+    /// The edit, replayed.
+    case replay
+    /// A photo without an edit, copied byte for byte (`--unedited copy`).
+    case copy
+    /// A photo without an edit, decoded and written again (resized, converted or stripped).
+    case original
+}
+
 /// One line of `adjust batch --json`: what happened to one input. This is an interface
 /// (`docs/batch-record.schema.json`): fields are added, never renamed or removed.
 ///
@@ -44,6 +54,8 @@ struct BatchRecord: Codable, Sendable, Equatable {
     var warnings: [String]?
     /// The edit's adjustments that were left out (unsupported or unreadable), when there are any.
     var notReplayed: [String]?
+    /// How a written output was made; absent when nothing was written.
+    var source: BatchSource?
     /// Reading the file, parsing the edit and planning (the JPEG header is decoded here).
     var readMs: Double?
     /// Decoding, rendering and encoding: one streamed pass, the entropy decode interleaved with
@@ -58,7 +70,7 @@ struct BatchRecord: Codable, Sendable, Equatable {
     var totalMs: Double
 
     enum CodingKeys: String, CodingKey {
-        case input, output, status, error, reason, edit, editFile, chain, size, warnings, notReplayed, readMs, digestMs, renderMs, decodeMs
+        case input, output, status, error, reason, edit, editFile, chain, size, warnings, notReplayed, source, readMs, digestMs, renderMs, decodeMs
         case writeMs, totalMs
     }
 
@@ -80,6 +92,7 @@ struct BatchRecord: Codable, Sendable, Equatable {
         try container.encodeIfPresent(size, forKey: .size)
         try container.encodeIfPresent(warnings, forKey: .warnings)
         try container.encodeIfPresent(notReplayed, forKey: .notReplayed)
+        try container.encodeIfPresent(source, forKey: .source)
         try container.encodeIfPresent(readMs, forKey: .readMs)
         try container.encodeIfPresent(digestMs, forKey: .digestMs)
         try container.encodeIfPresent(renderMs, forKey: .renderMs)

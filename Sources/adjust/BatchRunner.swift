@@ -13,6 +13,8 @@ final class BatchRunner: Sendable {
     let metadata: MetadataOptions
     let xmpDir: String?
     let skipExisting: Bool
+    /// `--unedited`: what a photo without an edit gets.
+    let unedited: UneditedPolicy
     /// `--update`: an output whose recorded provenance matches is left alone (status current).
     let update: Bool
     /// What every output records beside its digests: the tool and the output-changing options.
@@ -24,8 +26,9 @@ final class BatchRunner: Sendable {
     private let outputLock = Mutex(())
 
     init(renderer: Renderer, editSource: EditSource, planner: RenderPlanner, size: SizeRequest, format: ImageFormat,
-         quality: Int, metadata: MetadataOptions, xmpDir: String?, skipExisting: Bool, update: Bool, tool: String,
-         optionsDescription: String, json: Bool, inputKeys: Set<BatchFiles.Key>) {
+         quality: Int, metadata: MetadataOptions, xmpDir: String?, skipExisting: Bool, unedited: UneditedPolicy,
+         update: Bool, tool: String, optionsDescription: String, json: Bool, inputKeys: Set<BatchFiles.Key>) {
+        self.unedited = unedited
         (self.renderer, self.editSource, self.planner, self.size, self.format) = (renderer, editSource, planner, size, format)
         self.metadata = metadata
         (self.quality, self.xmpDir, self.skipExisting, self.json) = (quality, xmpDir, skipExisting, json)
@@ -93,6 +96,12 @@ final class BatchRunner: Sendable {
         defer { record.warnings = warnings.isEmpty ? nil : warnings.map { BatchFiles.oneLine($0) } }
 
         let (photo, provenance) = try read(item, output: output, into: &record, warnings: &warnings)
+        let hasEdit = photo.edit.origin != .none
+        if !hasEdit, unedited == .skip {
+            record.status = .skipped
+            record.reason = "no edit (--unedited skip)"
+            return
+        }
         if update {
             record.reason = outputExists ? Self.staleness(of: output, against: provenance) : "no output yet"
             if record.reason == nil {
@@ -101,8 +110,19 @@ final class BatchRunner: Sendable {
                 return
             }
         }
+        if !hasEdit, unedited == .copy,
+           UneditedPolicy.copyIsFaithful(photo, size: size, format: format, metadata: metadata) {
+            let clock = DispatchTime.now()
+            try UneditedPolicy.copy(photo, to: output)
+            try ProvenanceSidecar.write(provenance, forOutput: output)
+            record.writeMs = Self.milliseconds(since: clock)
+            (record.status, record.source) = (.noEdit, .copy)
+            record.size = [photo.plan.outputSize.width, photo.plan.outputSize.height]
+            return
+        }
         try renderAndWrite(photo, input: item.input, to: output, provenance: provenance, into: &record,
                            warnings: &warnings)
+        record.source = hasEdit ? .replay : .original
     }
 
     /// The item's output path and whether a file is there; throws a failure found while
@@ -176,8 +196,14 @@ final class BatchRunner: Sendable {
 
         clock = DispatchTime.now()
         var metadata = self.metadata
-        metadata.provenance = provenance
+        // --strip-metadata puts nothing in the image: the record goes beside it.
+        metadata.provenance = metadata.stripAll ? nil : provenance
         let metadataWarnings = try photo.write(rendering, to: output, metadata: metadata)
+        if metadata.stripAll {
+            try ProvenanceSidecar.write(provenance, forOutput: output)
+        } else {
+            ProvenanceSidecar.remove(forOutput: output)
+        }
         warnings += metadataWarnings.map { "warning: \(input): \($0)" }
         record.writeMs = Self.milliseconds(since: clock)
         record.size = [rendering.size.width, rendering.size.height]

@@ -9,14 +9,28 @@ struct RenderCommand: ParsableCommand {
         discussion: """
         Without --edit (or its alias --xmp) the edit is the JPEG's own XMP (if it has aas \
         properties), else a sidecar IN-stem.xmp or .XMP beside it, else a modern Photos edit \
-        IN-stem.AAE (any case) or the capture-time IMG_O1234.aae of IMG_1234; with none, the \
-        original is written upright and \
-        "no adjustments found" is said on standard error. EXIF orientation is applied after the \
-        edit; the output is upright. Nothing is written unless the whole render succeeds.
+        IN-stem.AAE (any case) or the capture-time IMG_O1234.aae of IMG_1234. With none, nothing \
+        is written (exit 66) unless --unedited says what to write. EXIF orientation (or a modern \
+        edit's own orientation) is applied after the edit; the output is upright. Nothing is \
+        written unless the whole render succeeds.
+
+        Exit status: 0 success; 64 bad command line; 65 invalid input (a damaged photo or edit, \
+        an edit that keeps nothing); 66 the photo, or any edit for it, is missing; 69 the edit \
+        cannot be replayed (--strict, another app's edit, nothing replayable) or HEIC needs a \
+        newer libheif; 73 the output cannot be written.
+
+        EXAMPLES:
+          adjust render IMG_1234.HEIC                      (finds IMG_1234.AAE; writes IMG_1234-edited.jpg)
+          adjust render IMG_1234.JPG --edit IMG_1234.AAE -o edited/ --max-size 2048
+          adjust render photo.jpg --xmp edits.xmp -o photo-edited.png
         """)
 
     @Argument(help: ArgumentHelp("The original JPEG or HEIC.", valueName: "IN"))
     var input: String
+
+    /// Caught so that `render IN OUT` gets a suggestion rather than "Unexpected argument".
+    @Argument(help: .hidden)
+    var unexpected: [String] = []
 
     @Option(name: [.customLong("edit"), .customLong("xmp")], help: ArgumentHelp(
         "The edit: an .AAE (modern Photos edit), an XMP packet, a plist/JSON metadata dump with an AdjustmentXMP key, or a JPEG carrying aas XMP. --xmp is an alias.",
@@ -24,9 +38,14 @@ struct RenderCommand: ParsableCommand {
     var xmp: String?
 
     @Option(name: [.short, .long], help: ArgumentHelp(
-        "Output path (default: IN-stem-edited.jpg, or .png with --format png, in the current directory).",
+        "Output path, or an existing folder to write into (default: IN-stem-edited.jpg, or .png with --format png, in the current directory).",
         valueName: "OUT"))
     var output: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "For a photo without an edit: copy (the original's bytes when nothing asked for changes them, else rendered) or render (always decoded and written). Without it nothing is written.",
+        valueName: "copy|render"))
+    var unedited: UneditedPolicy?
 
     @OptionGroup var size: SizeOptions
 
@@ -45,6 +64,10 @@ struct RenderCommand: ParsableCommand {
     var quality: Int = 90
 
     func validate() throws {
+        if let extra = unexpected.first {
+            throw ValidationError("render takes one photo; name the output with -o: adjust render \(input) -o \(extra)")
+        }
+        if unedited == .skip { throw ValidationError("--unedited for render is copy or render (skip is what render does without it)") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1–100, got \(quality)") }
         if let format, ImageFormat(rawValue: format.lowercased()) == nil {
             throw ValidationError("--format must be jpeg or png, got '\(format)'")
@@ -55,10 +78,15 @@ struct RenderCommand: ParsableCommand {
     /// The format from --format or the output's extension, and the output path.
     func outputFormatAndPath() throws -> (ImageFormat, String) {
         let requested = format.flatMap { ImageFormat(rawValue: $0.lowercased()) }
+        let stem = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
         guard let output else {
             let format = requested ?? .jpeg
-            let stem = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
             return (format, "\(stem)-edited.\(format.fileExtension)")
+        }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), isFolder.boolValue {
+            let format = requested ?? .jpeg
+            return (format, (output.hasSuffix("/") ? output : output + "/") + "\(stem)-edited.\(format.fileExtension)")
         }
         let ext = URL(fileURLWithPath: output).pathExtension
         let implied = ImageFormat(pathExtension: ext)
@@ -82,6 +110,10 @@ struct RenderCommand: ParsableCommand {
             let photo = try PhotoEdit(imagePath: input, editPath: xmp, size: size.request, editSource: limits.editSource,
                                       planner: limits.planner, renderer: renderer)
             Diagnostics.report(photo.edit, plan: photo.plan, image: input)
+            if photo.edit.origin == .none {
+                try writeUnedited(photo, format: format, to: outputPath)
+                return
+            }
             let (rendering, metadataWarnings) = try photo.renderAndWrite(to: outputPath, format: format, quality: quality,
                                                                          metadata: metadata.options)
             if let line = Diagnostics.notReplayedLine(photo.edit.chain, image: input) { Diagnostics.warn(line) }
@@ -90,11 +122,33 @@ struct RenderCommand: ParsableCommand {
             if !rendering.approximations.isEmpty {
                 Diagnostics.note("\(input): approximate filters used: " + rendering.approximations.joined(separator: "; "))
             }
-            if photo.edit.origin == .none {
-                FileHandle.standardError.write(Data("adjust: \(input): no adjustments found\n".utf8))
-            }
         } catch let error as FileError {
             throw Diagnostics.fail(error)
         }
+    }
+
+    /// A photo without an edit: nothing written unless --unedited asks; a copy when faithful.
+    private func writeUnedited(_ photo: PhotoEdit, format: ImageFormat, to outputPath: String) throws(FileError) {
+        guard let unedited else {
+            throw FileError(path: input, kind: .unreadable, problem: "no edit found (its own XMP, \(Self.sidecarNames(input))); "
+                + "nothing written: --edit FILE names the edit, --unedited copy|render writes the photo anyway")
+        }
+        if unedited == .copy, UneditedPolicy.copyIsFaithful(photo, size: size.request, format: format, metadata: metadata.options) {
+            try UneditedPolicy.copy(photo, to: outputPath)
+            Diagnostics.note("\(input): no edit found; copied unchanged")
+            return
+        }
+        let (rendering, metadataWarnings) = try photo.renderAndWrite(to: outputPath, format: format, quality: quality,
+                                                                     metadata: metadata.options)
+        for warning in metadataWarnings + rendering.warnings { Diagnostics.warn("\(input): \(warning)") }
+        Diagnostics.note("\(input): no edit found; written upright")
+    }
+
+    /// The sidecar names looked for, for the "no edit found" line.
+    private static func sidecarNames(_ input: String) -> String {
+        let stem = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
+        var names = ["\(stem).xmp", "\(stem).AAE"]
+        if stem.uppercased().hasPrefix("IMG_") { names.append("IMG_O\(stem.dropFirst(4)).AAE") }
+        return names.joined(separator: ", ")
     }
 }

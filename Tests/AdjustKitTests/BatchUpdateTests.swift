@@ -153,4 +153,46 @@ final class BatchUpdateTests: XCTestCase {
         XCTAssertEqual(run.status, 64)
         XCTAssertTrue(run.stderr.contains("--update and --skip-existing cannot be used together"), run.stderr)
     }
+
+    // MARK: issue 20, scopes 2 and 4
+
+    /// `--unedited copy` (the default): a photo without an edit is copied byte for byte when
+    /// nothing asked for changes it, its record kept beside it, so `--update` finds it current;
+    /// `skip` writes nothing; a resize renders it.
+    func testUneditedPhotosAreCopiedSkippedOrRendered() throws {
+        let first = try batch([])
+        XCTAssertEqual(first.records["Landscape_1.jpg"]?["source"] as? String, "copy")
+        XCTAssertEqual(first.records["Landscape_1.jpg"]?["status"] as? String, "no-edit")
+        XCTAssertEqual(first.records["iphone4s-2592x1936.jpg"]?["source"] as? String, "replay")
+        XCTAssertEqual(try TestFixtures.bytes(output("Landscape_1.jpg")), try TestFixtures.bytes(photos + "/Landscape_1.jpg"),
+                       "byte-identical")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/.Landscape_1.jpg.adjust.xmp"), "the record beside the copy")
+        let again = try batch(["--update"])
+        XCTAssertEqual(again.records["Landscape_1.jpg"]?["status"] as? String, "current")
+
+        try FileManager.default.removeItem(atPath: out)
+        let skipped = try batch(["--unedited", "skip"])
+        XCTAssertEqual(skipped.records["Landscape_1.jpg"]?["status"] as? String, "skipped")
+        XCTAssertEqual(skipped.records["Landscape_1.jpg"]?["reason"] as? String, "no edit (--unedited skip)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output("Landscape_1.jpg")))
+
+        let previews = try batch(["--max-size", "100"])
+        XCTAssertEqual(previews.records["Landscape_1.jpg"]?["source"] as? String, "original", "resized: rendered")
+        XCTAssertEqual(previews.records["Landscape_1.jpg"]?["size"] as? [Int], [100, 67])
+    }
+
+    /// `--strip-metadata` puts nothing in the image, the provenance included; `--update` reads the
+    /// record kept beside it.
+    func testStripMetadataKeepsTheRecordOutsideTheImage() throws {
+        _ = try batch(["--scale", "1/8", "--strip-metadata"])
+        let edited = try TestFixtures.bytes(output("iphone4s-2592x1936.jpg"))
+        XCTAssertNil(edited.firstRange(of: Array("adjust".utf8)), "no provenance in the image")
+        XCTAssertNil(edited.firstRange(of: Array("Exif".utf8)), "no EXIF")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/.iphone4s-2592x1936.jpg.adjust.xmp"))
+        let again = try batch(["--scale", "1/8", "--strip-metadata", "--update"])
+        XCTAssertEqual(Set(again.records.values.map { $0["status"] as? String }), ["current"])
+        // Kept again: the record moves back into the image, the sidecar goes.
+        _ = try batch(["--scale", "1/8"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/.iphone4s-2592x1936.jpg.adjust.xmp"))
+    }
 }

@@ -70,15 +70,44 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try AdjustKitHeader.size(TestFixtures.bytes(output("IMG_0001-edited.png"))), [640, 410])
     }
 
-    func testRenderWithoutAnEditSaysSoAndWritesTheUprightOriginal() throws {
-        let run = try adjust("render", TestFixtures.image("Landscape_6.jpg"), "-o", output("six.png"), "--scale", "1/8")
+    /// Issue 20 scope 2 and 5: without an edit nothing is written unless --unedited says what to
+    /// write; a copy is byte-identical when nothing asked for changes the photo.
+    func testRenderWithoutAnEditWritesOnlyWhenAsked() throws {
+        let photo = TestFixtures.image("Landscape_6.jpg")
+        let refused = try adjust("render", photo, "-o", output("none.jpg"))
+        XCTAssertEqual(refused.status, 66, refused.stderr)
+        XCTAssertEqual(refused.stderr, "adjust: error: \(photo): no edit found (its own XMP, Landscape_6.xmp, Landscape_6.AAE); "
+                       + "nothing written: --edit FILE names the edit, --unedited copy|render writes the photo anyway\n")
+        XCTAssertFalse(exists(output("none.jpg")))
+
+        let run = try adjust("render", photo, "-o", output("six.png"), "--scale", "1/8", "--unedited", "copy")
         XCTAssertEqual(run.status, 0)
-        XCTAssertEqual(run.stderr, "adjust: \(TestFixtures.image("Landscape_6.jpg")): no adjustments found\n")
+        XCTAssertEqual(run.stderr, "adjust: note: \(photo): no edit found; written upright\n", "PNG at 1/8: rendered, not copied")
         XCTAssertEqual(try AdjustKitHeader.size(TestFixtures.bytes(output("six.png"))), [225, 150])
+
+        let copy = try adjust("render", photo, "-o", output("six.jpg"), "--unedited", "copy")
+        XCTAssertEqual(copy.status, 0, copy.stderr)
+        XCTAssertEqual(copy.stderr, "adjust: note: \(photo): no edit found; copied unchanged\n")
+        XCTAssertEqual(try TestFixtures.bytes(output("six.jpg")), try TestFixtures.bytes(photo), "byte-identical")
+    }
+
+    /// `render IN OUT` suggests -o; `-o FOLDER` writes into the folder.
+    func testRenderSuggestsOutputFlagAndWritesIntoAFolder() throws {
+        let photo = TestFixtures.image("Landscape_1.jpg"), xmp = TestFixtures.xmp("translate-crop.xmp")
+        let wrong = try adjust("render", photo, output("x.jpg"))
+        XCTAssertEqual(wrong.status, 64)
+        XCTAssertTrue(wrong.stderr.hasPrefix("Error: render takes one photo; name the output with -o: adjust render \(photo) -o \(output("x.jpg"))\n"),
+                      wrong.stderr)
+        let folder = output("edited")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let run = try adjust("render", photo, "--xmp", xmp, "-o", folder, "--scale", "1/8")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(exists(folder + "/Landscape_1-edited.jpg"))
     }
 
     func testOrientationZeroWarnsNamingTheFile() throws {
-        let run = try adjust("render", TestFixtures.image("Landscape_0.jpg"), "-o", output("zero.jpg"), "--scale", "1/8")
+        let run = try adjust("render", TestFixtures.image("Landscape_0.jpg"), "-o", output("zero.jpg"), "--scale", "1/8",
+                             "--unedited", "render")
         XCTAssertEqual(run.status, 0)
         XCTAssertTrue(run.stderr.contains("adjust: warning: \(TestFixtures.image("Landscape_0.jpg")): EXIF orientation 0 is not 1–8; treated as 1"),
                       run.stderr)
@@ -153,7 +182,8 @@ final class CLITests: XCTestCase {
         for (input, problem) in [(truncated, "corrupt or truncated JPEG"), (notJPEG, "not a JPEG file"),
                                  (empty, "not a JPEG file")] {
             let out = output("out.png")
-            assertFails(try adjust("render", input, "-o", out), status: 65, file: input, problem: problem, noFile: out)
+            assertFails(try adjust("render", input, "-o", out, "--unedited", "render"), status: 65, file: input, problem: problem,
+                        noFile: out)
         }
     }
 
@@ -162,7 +192,8 @@ final class CLITests: XCTestCase {
         assertFails(try adjust("render", missing, "-o", output("o.jpg")), status: 66, file: missing,
                     problem: "no such file", noFile: output("o.jpg"))
         let unwritable = "/nonexistent-dir/out.jpg"
-        assertFails(try adjust("render", TestFixtures.image("Landscape_1.jpg"), "--scale", "1/8", "-o", unwritable),
+        assertFails(try adjust("render", TestFixtures.image("Landscape_1.jpg"), "--scale", "1/8", "-o", unwritable,
+                               "--unedited", "render"),
                     status: 73, file: unwritable, problem: "cannot create", noFile: nil)
     }
 
@@ -251,7 +282,7 @@ final class CLITests: XCTestCase {
             let out = output("killed-\(delay).png")
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Self.binary)
-            process.arguments = ["render", TestFixtures.image("iphone4s-2592x1936.jpg"), "--scale", "2", "-o", out]
+            process.arguments = ["render", TestFixtures.image("iphone4s-2592x1936.jpg"), "--scale", "2", "-o", out, "--unedited", "render"]
             process.standardError = FileHandle.nullDevice
             try process.run()
             Thread.sleep(forTimeInterval: delay)

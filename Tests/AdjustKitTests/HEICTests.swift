@@ -126,9 +126,9 @@ final class HEICTests: XCTestCase {
         XCTAssertEqual(edit.plan.orientation, .rotate90Clockwise)
         let warning = "EXIF orientation 3 disagrees with the HEIF irot/imir properties (orientation 6); the properties win"
         XCTAssertEqual(edit.plan.warnings, [warning])
-        let run = try BinaryRun.run(CLITests.binary, ["render", file, "-o", path("disagree.jpg")])
+        let run = try BinaryRun.run(CLITests.binary, ["render", "--unedited", "render", file, "-o", path("disagree.jpg")])
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertEqual(run.stderr, "adjust: warning: \(file): \(warning)\nadjust: \(file): no adjustments found\n")
+        XCTAssertEqual(run.stderr, "adjust: warning: \(file): \(warning)\nadjust: note: \(file): no edit found; written upright\n")
     }
 
     // MARK: - Real iPhone HEICs
@@ -179,7 +179,7 @@ final class HEICTests: XCTestCase {
         let made = try BinaryRun.run(CLITests.binary, ["xmp", "--image-size", "4032x3024", "--crop", "200,1924,1500,1000",
                                                        "-o", edit])
         XCTAssertEqual(made.status, 0, made.stderr)
-        let run = try BinaryRun.run(CLITests.binary, ["render", Self.irot270, "--xmp", edit, "-o", out])
+        let run = try BinaryRun.run(CLITests.binary, ["render", "--unedited", "render", Self.irot270, "--xmp", edit, "-o", out])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.stderr, "")
         let rendered = try ImageComparator.load(out).image
@@ -209,7 +209,7 @@ final class HEICTests: XCTestCase {
     /// for byte (checked with exiftool too).
     func testMetadataCarriedToJPEG() throws {
         let out = path("carried.jpg")
-        let run = try BinaryRun.run(CLITests.binary, ["render", Self.irot270, "--max-size", "600", "-o", out])
+        let run = try BinaryRun.run(CLITests.binary, ["render", "--unedited", "render", Self.irot270, "--max-size", "600", "-o", out])
         XCTAssertEqual(run.status, 0, run.stderr)
         let jpeg = try TestFixtures.bytes(out)
         XCTAssertEqual(ExifOrientation.value(inJPEG: jpeg), 1)

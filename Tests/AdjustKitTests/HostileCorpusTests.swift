@@ -184,7 +184,7 @@ final class HostileCorpusTests: XCTestCase {
         let path = Self.corpus("cmyk.jpg")
         try accepted("cmyk.jpg", size: [64, 48], stderr: [
             "adjust: warning: \(path): CMYK JPEG without an ICC profile: converted to RGB by the naive formula, colours approximate",
-            "adjust: \(path): no adjustments found",
+            "adjust: note: \(path): no edit found; written upright",
         ])
     }
 
@@ -198,7 +198,7 @@ final class HostileCorpusTests: XCTestCase {
         let path = Self.corpus("bad-exif-orientation-999.jpg")
         try accepted("bad-exif-orientation-999.jpg", size: [450, 300], stderr: [
             "adjust: warning: \(path): EXIF orientation 999 is not 1–8; treated as 1",
-            "adjust: \(path): no adjustments found",
+            "adjust: note: \(path): no edit found; written upright",
         ])
     }
 
@@ -206,7 +206,7 @@ final class HostileCorpusTests: XCTestCase {
         let path = Self.corpus("bad-exif-orientation-long.jpg")
         try accepted("bad-exif-orientation-long.jpg", size: [450, 300], stderr: [
             "adjust: warning: \(path): EXIF orientation entry is not a SHORT value; treated as 1",
-            "adjust: \(path): no adjustments found",
+            "adjust: note: \(path): no edit found; written upright",
         ])
     }
 
@@ -214,17 +214,17 @@ final class HostileCorpusTests: XCTestCase {
     /// so the output is the 450×300 picture turned upright: 300×450.
     func testBadExifTruncatedIFD() throws {
         try accepted("bad-exif-truncated-ifd.jpg", size: [300, 450],
-                     stderr: ["adjust: \(Self.corpus("bad-exif-truncated-ifd.jpg")): no adjustments found"])
+                     stderr: ["adjust: note: \(Self.corpus("bad-exif-truncated-ifd.jpg")): no edit found; written upright"])
     }
 
     func testBadExifHugeCount() throws {
         try accepted("bad-exif-huge-count.jpg", size: [300, 450],
-                     stderr: ["adjust: \(Self.corpus("bad-exif-huge-count.jpg")): no adjustments found"])
+                     stderr: ["adjust: note: \(Self.corpus("bad-exif-huge-count.jpg")): no edit found; written upright"])
     }
 
     func testBadExifMakerNoteGarbage() throws {
         try accepted("bad-exif-makernote-garbage.jpg", size: [300, 450],
-                     stderr: ["adjust: \(Self.corpus("bad-exif-makernote-garbage.jpg")): no adjustments found"])
+                     stderr: ["adjust: note: \(Self.corpus("bad-exif-makernote-garbage.jpg")): no edit found; written upright"])
     }
 
     // MARK: - Coverage
@@ -288,13 +288,13 @@ final class HostileCorpusTests: XCTestCase {
 
     /// `adjust render --xmp FILE Landscape_1.jpg -o OUT` must fail naming FILE.
     private func refusedEdit(_ name: String, _ status: Int32, _ problem: String, line: UInt = #line) throws {
-        let run = try adjust(["render", "--xmp", Self.corpus(name), TestFixtures.image("Landscape_1.jpg"), "-o", outputPath])
+        let run = try adjust(["render", "--unedited", "render", "--xmp", Self.corpus(name), TestFixtures.image("Landscape_1.jpg"), "-o", outputPath])
         assertRefused(run, name, status, problem, line: line)
     }
 
     /// `adjust render FILE -o OUT` must fail naming FILE.
     private func refusedImage(_ name: String, _ status: Int32, _ problem: String, line: UInt = #line) throws {
-        let run = try adjust(["render", Self.corpus(name), "-o", outputPath])
+        let run = try adjust(["render", "--unedited", "render", Self.corpus(name), "-o", outputPath])
         assertRefused(run, name, status, problem, line: line)
     }
 
@@ -311,7 +311,7 @@ final class HostileCorpusTests: XCTestCase {
     /// `adjust render FILE -o OUT` must succeed with exactly `stderr` and write one whole JPEG
     /// of `size` (width, height).
     private func accepted(_ name: String, size: [Int], stderr: [String], line: UInt = #line) throws {
-        let run = try adjust(["render", Self.corpus(name), "-o", outputPath])
+        let run = try adjust(["render", "--unedited", "render", Self.corpus(name), "-o", outputPath])
         XCTAssertEqual(run.status, 0, "\(name): \(run.stderr)", line: line)
         XCTAssertEqual(run.stderr, stderr.map { $0 + "\n" }.joined(), name, line: line)
         XCTAssertEqual(run.stdout, "", name, line: line)

@@ -31,7 +31,7 @@ final class MetadataCLITests: XCTestCase {
         XCTAssertEqual(setup.status, 0)
 
         let rendered = folder.appendingPathComponent("out.jpg").path
-        XCTAssertEqual(try run(CLITests.binary, ["render", original, "-o", rendered]).status, 0)
+        XCTAssertEqual(try run(CLITests.binary, ["render", "--unedited", "render", original, "-o", rendered]).status, 0)
         XCTAssertEqual(String(decoding: try tag("Orientation", rendered), as: UTF8.self), "1")
         XCTAssertEqual(String(decoding: try tag("ImageWidth", rendered), as: UTF8.self), "1420")
         XCTAssertEqual(String(decoding: try tag("ImageHeight", rendered), as: UTF8.self), "1938")
@@ -45,11 +45,11 @@ final class MetadataCLITests: XCTestCase {
         XCTAssertEqual(String(decoding: try tag("XMP-xmp:Rating", rendered), as: UTF8.self), "4", "other XMP is kept")
 
         let stripped = folder.appendingPathComponent("nogps.jpg").path
-        XCTAssertEqual(try run(CLITests.binary, ["render", original, "-o", stripped, "--strip-gps"]).status, 0)
+        XCTAssertEqual(try run(CLITests.binary, ["render", "--unedited", "render", original, "-o", stripped, "--strip-gps"]).status, 0)
         XCTAssertEqual(try tag("GPSLatitude", stripped), Data())
         XCTAssertEqual(try tag("Make", stripped), try tag("Make", original))
         let bare = folder.appendingPathComponent("bare.jpg").path
-        XCTAssertEqual(try run(CLITests.binary, ["render", original, "-o", bare, "--strip-metadata"]).status, 0)
+        XCTAssertEqual(try run(CLITests.binary, ["render", "--unedited", "render", original, "-o", bare, "--strip-metadata"]).status, 0)
         XCTAssertEqual(try tag("Make", bare), Data())
     }
 }

@@ -6,7 +6,7 @@ import XCTest
 /// corpus no one here wrote; see Fixtures/SOURCES.md) through the built `adjust` binary, checked
 /// against the outcome `Fixtures/real-world/expected.tsv` gives it:
 ///
-/// - `rendered`: exit 0, no stderr but `no adjustments found`, a whole JPEG of the size given;
+/// - `rendered`: exit 0, no stderr but `adjust: note: IN: no edit found; written upright` (run with `--unedited render`), a whole JPEG of the size given;
 /// - `rendered-warning`: the same with the warning lines given (libjpeg warnings that leave the
 ///   pixels intact);
 /// - `refused-damaged`: exit 65 with the lines given (the last names the damage), no output;
@@ -85,7 +85,7 @@ final class RealWorldCorpusTests: XCTestCase {
     func testBatchOverTheFolder() throws {
         let rows = try Self.table().filter { $0.flags.isEmpty }
         let out = scratch.appendingPathComponent("batch").path
-        let run = try BinaryRun.run(CLITests.binary, ["batch", Self.folder, "--out", out, "--json"])
+        let run = try BinaryRun.run(CLITests.binary, ["batch", Self.folder, "--out", out, "--json", "--unedited", "render"])
         XCTAssertEqual(run.status, 65, "some files are refused")
         var records: [String: [String: Any]] = [:]
         var summary: [String: Any] = [:]
@@ -129,18 +129,18 @@ final class RealWorldCorpusTests: XCTestCase {
         }
 
         let output = scratch.appendingPathComponent("\(name).out.jpg").path
-        let run = try BinaryRun.run(CLITests.binary, ["render"] + row.flags + [input, "-o", output])
+        let run = try BinaryRun.run(CLITests.binary, ["render", "--unedited", "render"] + row.flags + [input, "-o", output])
         assertRun(run, status: row.status, lines: row.stderr, input: input, output: output, size: row.size, name)
 
         switch row.outcome {
         case "refused-damaged":
             let tolerant = scratch.appendingPathComponent("\(name).tolerant.jpg").path
-            let again = try BinaryRun.run(CLITests.binary, ["render", "--tolerate-jpeg-warnings"] + row.flags + [input, "-o", tolerant])
+            let again = try BinaryRun.run(CLITests.binary, ["render", "--unedited", "render", "--tolerate-jpeg-warnings"] + row.flags + [input, "-o", tolerant])
             XCTAssertTrue(row.tolerantStderr.contains { $0.contains("the image data is damaged") }, name)
             assertRun(again, status: 0, lines: row.tolerantStderr, input: input, output: tolerant, size: row.size, "\(name) tolerated")
         case "refused-undecodable":
             let tolerant = scratch.appendingPathComponent("\(name).tolerant.jpg").path
-            let again = try BinaryRun.run(CLITests.binary, ["render", "--tolerate-jpeg-warnings"] + row.flags + [input, "-o", tolerant])
+            let again = try BinaryRun.run(CLITests.binary, ["render", "--unedited", "render", "--tolerate-jpeg-warnings"] + row.flags + [input, "-o", tolerant])
             XCTAssertEqual(again.status, 65, name)
             XCTAssertFalse(FileManager.default.fileExists(atPath: tolerant), name)
         default:
@@ -148,13 +148,13 @@ final class RealWorldCorpusTests: XCTestCase {
         }
     }
 
-    /// Exit status, stderr exactly (a render without an edit ends with `no adjustments found`),
+    /// Exit status, stderr exactly (a render without an edit, given `--unedited render`, ends with its note),
     /// and the output: a whole JPEG of `size` after exit 0, nothing otherwise.
     private func assertRun(_ run: BinaryRun, status: Int32, lines: [String], input: String, output: String,
                            size: String, _ name: String) {
         XCTAssertEqual(run.status, status, "\(name): \(run.stderr)")
         var expected = lines.map { $0.replacingOccurrences(of: "FILE", with: input) }
-        if status == 0 { expected.append("adjust: \(input): no adjustments found") }
+        if status == 0 { expected.append("adjust: note: \(input): no edit found; written upright") }
         XCTAssertEqual(run.stderr, expected.map { $0 + "\n" }.joined(), name)
         XCTAssertEqual(run.stdout, "", name)
         if status == 0 {

@@ -19,10 +19,10 @@ final class XMPConformanceCLITests: XCTestCase {
 
     func testARepeatedNonAdjustmentPropertyRendersWithOneWarning() throws {
         let input = fixture("sony-make-twice.jpg"), output = scratch.appendingPathComponent("out.jpg").path
-        let run = try BinaryRun.run(CLITests.binary, ["render", input, "-o", output])
+        let run = try BinaryRun.run(CLITests.binary, ["render", "--unedited", "render", input, "-o", output])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.stderr, "adjust: warning: \(input): embedded XMP: \(repeatedMake)\n"
-                                   + "adjust: \(input): no adjustments found\n")
+                                   + "adjust: note: \(input): no edit found; written upright\n")
         XCTAssertEqual(try JPEGDecoder().header(of: TestFixtures.bytes(output)).size, PixelSize(width: 120, height: 80))
     }
 
@@ -30,7 +30,7 @@ final class XMPConformanceCLITests: XCTestCase {
     /// the XMP as it was, both exif:Make elements included, only the aas: properties removed.
     func testTheEditBesideARepeatedPropertyIsRenderedAndTheXMPCarriedAsIs() throws {
         let input = fixture("sony-make-twice-with-edit.jpg"), output = scratch.appendingPathComponent("out.jpg").path
-        let run = try BinaryRun.run(CLITests.binary, ["render", input, "-o", output])
+        let run = try BinaryRun.run(CLITests.binary, ["render", "--unedited", "render", input, "-o", output])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.stderr, "adjust: warning: \(input): embedded XMP: \(repeatedMake)\n")
         let bytes = try TestFixtures.bytes(output)
@@ -42,7 +42,7 @@ final class XMPConformanceCLITests: XCTestCase {
 
     func testARepeatedAdjustmentPropertyIsRefusedNamingIt() throws {
         let input = fixture("aas-cropw-twice.jpg"), output = scratch.appendingPathComponent("out.jpg").path
-        let run = try BinaryRun.run(CLITests.binary, ["render", input, "-o", output])
+        let run = try BinaryRun.run(CLITests.binary, ["render", "--unedited", "render", input, "-o", output])
         XCTAssertEqual(run.status, 65)
         XCTAssertEqual(run.stderr, "adjust: error: \(input): embedded XMP: property "
                                    + "{http://ns.apple.com/adjustment-settings/1.0/}CropW appears twice\n")

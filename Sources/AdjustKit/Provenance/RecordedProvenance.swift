@@ -19,8 +19,10 @@ extension Provenance {
     /// and the iTXt chunk) that come first fit easily.
     private static let headReadBytes = 512 << 10
 
-    /// Reads the provenance an output records, looking at its first 512 KiB (all of it if the
-    /// header runs further) and its last bytes (a whole JPEG ends with EOI, a whole PNG with IEND).
+    /// Reads the provenance an output records — in its sidecar (`ProvenanceSidecar`) when it has
+    /// one, else in its own XMP — after checking that the output is whole: its first 512 KiB (all
+    /// of it if the header runs further) and its last bytes (a whole JPEG ends with EOI, a whole
+    /// PNG with IEND).
     public static func recorded(inOutputAt path: String) -> RecordedProvenance {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .unreadable(String(cString: strerror(errno))) }
@@ -47,6 +49,8 @@ extension Provenance {
         } else {
             return .incomplete
         }
+        // An output that records nothing itself (a copy, --strip-metadata) has its record beside it.
+        if let sidecar = ProvenanceSidecar.recorded(forOutput: path) { return .recorded(sidecar) }
         guard let packet, let parsed = try? XMPPacketParser.parse(packet), let provenance = Provenance(packet: parsed) else {
             return .none
         }
