@@ -17,8 +17,10 @@ struct BatchCommand: ParsableCommand {
         photo fails.
 
         Each photo's edit: with --xmp-dir, XMP-DIR/SUBFOLDER/STEM.xmp or XMP-DIR/STEM.xmp (or .XMP) \
-        if present; otherwise its own aas XMP, else a sidecar STEM.xmp beside it, else none (the \
-        original is written upright, status no-edit).
+        if present; otherwise its own aas XMP, else a sidecar STEM.xmp beside it, else STEM.AAE or \
+        IMG_O….AAE (any case), else none (status no-edit; what is written follows --unedited). \
+        Adjustments that cannot be replayed are left out and named ("notReplayed"; --strict fails \
+        the photo instead).
 
         Standard error: on a terminal, one progress bar redrawn in place (failures and warnings are \
         printed above it); otherwise one line per photo, "adjust: ok IN -> OUT", \
@@ -26,12 +28,14 @@ struct BatchCommand: ParsableCommand {
         "adjust: error: IN: problem". Then a summary line: \
         "adjust: N files: A ok, B without edits, C skipped, D failed".
 
-        --json: standard output gets one JSON object per photo, in the order they finish: \
+        --json: standard output is JSON Lines — one JSON object per line, per photo in the order \
+        they finish, then a summary object (read it line by line, e.g. `jq -c`; it is not one JSON \
+        document): \
         {"input", "output", "status" (ok, no-edit, skipped, current, failed; orphaned or pruned for \
         outputs whose original is gone), "reason", "error" (failed only: the \
         file at fault and the problem, one line), "edit" (embedded, sidecar, aae, xmp-dir or none; null \
         when not read), "editFile", "chain" (filter names in application order), "size" ([w, h] \
-        written), "warnings", "readMs" (reading, parsing and planning), "digestMs" (SHA-256 of the \
+        written), "warnings", "notReplayed", "source" (replay, copy or original), "readMs" (reading, parsing and planning), "digestMs" (SHA-256 of the \
         original and edit), "renderMs" (decoding, rendering and encoding, one streamed pass), \
         "decodeMs" (the decoder's part of it), "writeMs" (metadata and writing), "totalMs"}, then a \
         last line {"summary": {"files", "ok", "noEdit", "skipped", "failed", "jobs", "totalMs"; \
@@ -53,10 +57,21 @@ struct BatchCommand: ParsableCommand {
         the same output, so they can share one output folder. At start a process removes the \
         temporary files (.adjust-tmp-*) that a killed run left for its own outputs.
 
+        SIGINT or SIGTERM (Ctrl-C): no new photo is started, the ones being written finish (each \
+        written whole or not at all), and the summary ends with "re-run the same command with \
+        --update to finish"; a second signal abandons those too, removing their temporary files. \
+        Exit status 130 (SIGINT) or 143 (SIGTERM).
+
         Photos that fail do not stop the others. Exit status: 0 when no photo failed; 65 when any \
-        photo failed (including an input that is missing); 64 bad command line; 73 the output \
-        folder cannot be created; 66 --xmp-dir is not a folder or an --effect-lut table is missing \
-        (65 if it is malformed).
+        photo failed; 64 bad command line (an --out folder that is an input folder or inside one \
+        included); 66 an input, the --xmp-dir folder or an --effect-lut table is missing (nothing \
+        is written; 65 if a table is malformed); 73 the output folder cannot be created; 130/143 \
+        interrupted.
+
+        EXAMPLES:
+          adjust batch ~/Pictures/export --out ~/edited                 (JPEGs + .AAE sidecars)
+          adjust batch DCIM --out previews --max-size 1024 --unedited render
+          adjust batch photos --out edited --json > records.jsonl; adjust batch photos --out edited --update
         """)
 
     @Argument(help: ArgumentHelp("JPEG and HEIC files and folders (walked recursively).", valueName: "INPUTS"))
@@ -118,6 +133,7 @@ struct BatchCommand: ParsableCommand {
         if let jobs, jobs < 1 { throw ValidationError("-j/--jobs must be at least 1, got \(jobs)") }
         guard !out.isEmpty else { throw ValidationError("--out must name a folder") }
         if update, skipExisting { throw ValidationError("--update and --skip-existing cannot be used together") }
+        if let problem = BatchFiles.outputFolderProblem(inputs, out: out) { throw ValidationError(problem) }
     }
 
     func run() throws {
@@ -125,6 +141,7 @@ struct BatchCommand: ParsableCommand {
         let format = format.flatMap { ImageFormat(rawValue: $0.lowercased()) } ?? .jpeg
         let renderer: Renderer
         do {
+            try BatchFiles.checkInputsExist(inputs)
             try BatchFiles.makeDirectory(out)
             if let xmpDir {
                 var isDirectory: ObjCBool = false
@@ -151,12 +168,30 @@ struct BatchCommand: ParsableCommand {
                               json: json, inputKeys: Set(allItems.compactMap(\.key)))
         let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, items.count))
         let progress = BatchProgress(total: items.count)
-        job.run(items, workers: workers, progress: progress)
+        let interruption = BatchInterruption()
+        let outFolder = out, othersOutputs = Set(allItems.filter { !shard.owns($0.shardKey) }.compactMap(\.output))
+        let signalSources = interruption.install(first: { signal in
+            progress.message("adjust: \(signal == SIGINT ? "interrupted" : "terminated"): finishing the photos being written "
+                + "(again to stop at once)…")
+        }, second: { signal in
+            // The workers are mid-write: their temporary files go, no output is left partial.
+            BatchFiles.removeStaleTemporaryFiles(in: outFolder, keeping: othersOutputs)
+            progress.finish()
+            progress.message("adjust: stopped; the photos being written were abandoned. Re-run the same command with --update to finish.")
+            Glibc.exit(BatchInterruption.exitStatus(signal))
+        })
+        job.run(items, workers: workers, progress: progress, interruption: interruption)
+        withExtendedLifetime(signalSources) {}
         progress.finish()
 
         let orphans = update || prune ? sweepOrphans(allItems, job: job, progress: progress) : []
         let counts = progress.snapshot
         summarize(counts, orphans: orphans, workers: workers, job: job, progress: progress, started: started)
+        if interruption.isInterrupted {
+            progress.message("adjust: stopped after \(counts.done) of \(items.count) photos; "
+                + "re-run the same command with --update to finish")
+            throw ExitCode(BatchInterruption.exitStatus(interruption.signal))
+        }
         if counts.failed > 0 || orphans.contains(where: { $0.status == .failed }) { throw ExitCode(65) }
     }
 

@@ -33,6 +33,29 @@ enum BatchFiles {
         return names.contains { isInputName($0) && ($0 as NSString).deletingPathExtension.lowercased() == original }
     }
 
+    /// Before anything is created: every input must exist (a mistyped path is exit 66, and no
+    /// output folder is made for it).
+    static func checkInputsExist(_ inputs: [String]) throws(FileError) {
+        for input in inputs where !FileManager.default.fileExists(atPath: input) {
+            throw FileError(path: input, kind: .unreadable, problem: "no such file or folder; nothing was written")
+        }
+    }
+
+    /// Why `out` cannot be the output folder of `inputs` — it is an input folder or inside one,
+    /// so its outputs would be inputs of the next run — or nil.
+    static func outputFolderProblem(_ inputs: [String], out: String) -> String? {
+        let outPath = absolute(out)
+        for input in inputs {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: input, isDirectory: &isFolder), isFolder.boolValue else { continue }
+            let inputPath = absolute(input)
+            guard outPath == inputPath || outPath.hasPrefix(inputPath == "/" ? "/" : inputPath + "/") else { continue }
+            let place = outPath == inputPath ? "is the input folder \(input)" : "is inside the input folder \(input)"
+            return "--out \(out) \(place); choose a folder outside it, e.g. --out \((inputPath as NSString).lastPathComponent)-edited"
+        }
+        return nil
+    }
+
     /// `mkdir -p`, tolerating another worker creating the same folder at the same time.
     static func makeDirectory(_ path: String) throws(FileError) {
         var isDirectory: ObjCBool = false
@@ -158,7 +181,8 @@ enum BatchFiles {
     }
 
     static func oneLine(_ error: Any) -> String {
-        "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ")
+        let text = (error as? any Error).flatMap(SystemErrorText.describe) ?? "\(error)"
+        return text.split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 }
 

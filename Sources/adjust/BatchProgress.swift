@@ -23,6 +23,8 @@ final class BatchProgress: Sendable {
         var counts = Counts()
         var lastName = ""
         var barShown = false
+        /// When the first photo was handed out, for the rate and the time left.
+        var started: DispatchTime?
     }
     private let state = Locked(State())
     private static let barWidth = 20
@@ -36,6 +38,7 @@ final class BatchProgress: Sendable {
 
     /// Draws the empty bar (terminal only), so a long first render is not a silent one.
     func start() {
+        state.withLock { $0.started = .now() }
         guard interactive, total > 0 else { return }
         state.withLock { redraw(&$0) }
     }
@@ -83,8 +86,9 @@ final class BatchProgress: Sendable {
         }
     }
 
-    /// The bar's text for the current counts (no control characters).
-    static func barLine(_ counts: Counts, total: Int, name: String, columns: Int) -> String {
+    /// The bar's text for the current counts (no control characters); with `elapsed` seconds the
+    /// rate ("3.2/s") and the time left at that rate ("ETA 1:05").
+    static func barLine(_ counts: Counts, total: Int, name: String, columns: Int, elapsed: Double? = nil) -> String {
         let width = min(barWidth, max(5, (columns - 40) / 2))   // a narrow terminal gets a shorter bar
         let filled = total == 0 ? width : min(width, counts.done * width / total)
         var line = "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "]"
@@ -93,6 +97,11 @@ final class BatchProgress: Sendable {
         if counts.skipped > 0 { line += "  skipped \(counts.skipped)" }
         if counts.current > 0 { line += "  current \(counts.current)" }
         line += "  failed \(counts.failed)"
+        if let elapsed, elapsed > 0, counts.done > 0 {
+            let rate = Double(counts.done) / elapsed
+            let left = Int((Double(total - counts.done) / rate).rounded())
+            line += String(format: "  %.1f/s  ETA %d:%02d", rate, left / 60, left % 60)
+        }
         if !name.isEmpty { line += "  " + name }
         // Never wrap: a wrapped line cannot be redrawn with \r.
         let limit = max(columns - 1, 10)
@@ -100,7 +109,9 @@ final class BatchProgress: Sendable {
     }
 
     private func redraw(_ state: inout State) {
-        write("\r" + Self.barLine(state.counts, total: total, name: state.lastName, columns: Self.columns()) + "\u{1B}[K")
+        let elapsed = state.started.map { Double(DispatchTime.now().uptimeNanoseconds - $0.uptimeNanoseconds) / 1e9 }
+        write("\r" + Self.barLine(state.counts, total: total, name: state.lastName, columns: Self.columns(), elapsed: elapsed)
+              + "\u{1B}[K")
         state.barShown = true
     }
 

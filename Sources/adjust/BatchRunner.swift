@@ -36,15 +36,16 @@ final class BatchRunner: Sendable {
         self.inputKeys = inputKeys
     }
 
-    /// Renders every item on `workers` threads, each taking the next photo when it is free.
-    func run(_ items: [BatchItem], workers: Int, progress: BatchProgress) {
+    /// Renders every item on `workers` threads, each taking the next photo when it is free, until
+    /// all are done or `interruption` says stop (the photos being written then finish).
+    func run(_ items: [BatchItem], workers: Int, progress: BatchProgress, interruption: BatchInterruption? = nil) {
         progress.start()
         let queue = WorkQueue(count: items.count)
         let group = DispatchGroup()
         for _ in 0..<workers {
             group.enter()
             let thread = Thread {
-                while let index = queue.next() {
+                while interruption?.isInterrupted != true, let index = queue.next() {
                     self.process(items[index], progress: progress)
                 }
                 group.leave()

@@ -132,16 +132,24 @@ final class BatchTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("adjust: 5 files: 0 ok, 0 without edits, 4 skipped, 1 failed"), run.stderr)
     }
 
-    func testAnOutputFolderInsideTheInputIsNotReadBack() throws {
-        let inside = photos + "/rendered"
-        for _ in 0..<2 {   // the second run finds the first run's outputs in the tree
-            let run = try adjust(["batch", photos, "--out", inside, "--scale", "1/8", "--json"])
-            XCTAssertEqual(run.status, 65)
-            let (files, _) = try records(run)
-            XCTAssertEqual(files.count, 5, run.stdout)
-            XCTAssertFalse(files.keys.contains { $0.hasPrefix(inside) }, "\(files.keys)")
+    /// Issue 20 scope 5: an output folder equal to an input folder or inside one is refused
+    /// before anything is written (its outputs would be the next run's inputs), with a next step.
+    func testAnOutputFolderInsideOrEqualToTheInputIsRefused() throws {
+        for target in [photos + "/rendered", photos, photos + "/"] {
+            let run = try adjust(["batch", photos, "--out", target, "--scale", "1/8"])
+            XCTAssertEqual(run.status, 64, run.stderr)
+            XCTAssertTrue(run.stderr.contains("choose a folder outside it, e.g. --out photos-edited"), run.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: photos + "/rendered"), "nothing created")
         }
-        XCTAssertEqual(try size(inside + "/nested/deeper/progressive-960x1280.jpg"), [120, 160])
+    }
+
+    /// A mistyped input: exit 66, one line, and no output folder made for it.
+    func testAMissingInputCreatesNothing() throws {
+        let missing = scratch.appendingPathComponent("nope").path
+        let run = try adjust(["batch", missing, "--out", out])
+        XCTAssertEqual(run.status, 66, run.stderr)
+        XCTAssertEqual(run.stderr, "adjust: error: \(missing): no such file or folder; nothing was written\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out))
     }
 
     func testAFileGivenTwiceIsRenderedOnce() throws {
@@ -188,7 +196,7 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(try adjust(["batch", photos, "--out", out, "--format", "gif"]).status, 64)
         XCTAssertEqual(try adjust(["batch", photos]).status, 64, "--out is required")
         let missing = try adjust(["batch", scratch.appendingPathComponent("nope").path, "--out", out])
-        XCTAssertEqual(missing.status, 65)
+        XCTAssertEqual(missing.status, 66)
         XCTAssertTrue(missing.stderr.contains("adjust: error: \(scratch.appendingPathComponent("nope").path): "), missing.stderr)
     }
 

@@ -29,7 +29,7 @@ public struct FileError: Error, CustomStringConvertible {
 
     /// A failure of `path`, described by `error`'s own description.
     public init(path: String, kind: Kind, _ error: any Error) {
-        self.init(path: path, kind: kind, problem: "\(error)")
+        self.init(path: path, kind: kind, problem: SystemErrorText.describe(error) ?? "\(error)")
         cause = error
     }
 
