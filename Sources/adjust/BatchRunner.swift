@@ -63,6 +63,7 @@ final class BatchRunner: Sendable {
             try render(item, into: &record)
         } catch {
             record.status = .failed
+            record.output = nil   // named only when written
             record.error = BatchFiles.oneLine(error)
             record.reason = record.error
             let problem = error.path == item.input ? BatchFiles.oneLine(error.problem) + Diagnostics.hint(error)
@@ -101,6 +102,7 @@ final class BatchRunner: Sendable {
         if !hasEdit, unedited == .skip {
             record.status = .skipped
             record.reason = "no edit (--unedited skip)"
+            record.output = nil
             return
         }
         if update {

@@ -20,6 +20,10 @@ struct CompareCommand: ParsableCommand {
         images differ beyond --max-diff or --min-psnr (one line on standard error says which); \
         64 bad command line; 65 an image is not a valid PNG, JPEG or HEIC, or the sizes differ; 66 an \
         image is missing or unreadable; 73 the diff image cannot be written.
+
+        EXAMPLES:
+          adjust compare expected.png actual.png --max-diff 1
+          adjust compare IMG_E1234.JPG IMG_1234-edited.jpg --min-psnr 35 --diff-image diff.png --json
         """)
 
     @Argument(help: ArgumentHelp("The reference image (PNG, JPEG or HEIC).", valueName: "A"))

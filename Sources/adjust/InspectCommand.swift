@@ -7,14 +7,24 @@ struct InspectCommand: ParsableCommand {
         commandName: "inspect",
         abstract: "Print an edit's chain, where it came from, and the render plan.",
         discussion: """
-        Give IN (the edit is found as `render` finds it, or taken from --xmp), or --xmp FILE \
-        alone. A plan needs the image's size: from IN, or from --image-size for --xmp alone.
+        Give IN (the edit is found as `render` finds it — its own XMP, IN-stem.xmp, IN-stem.AAE or \
+        IMG_O….AAE — or taken from --edit), or --edit FILE alone (an .AAE, Adjustments.plist, a \
+        Photos library's resources/renders/…/UUID.plist, an XMP packet). A plan needs the image's \
+        size: from IN, or from --image-size for --edit alone.
+
+        Exit status: 0 printed; 64 bad command line; 65 invalid photo or edit; 66 a file is \
+        missing; 69 HEIC needs a newer libheif.
+
+        EXAMPLES:
+          adjust inspect IMG_1234.HEIC
+          adjust inspect IMG_1234.JPG --edit IMG_1234.AAE --max-size 1024 --json
+          adjust inspect --edit IMG_1234.AAE --image-size 4032x3024 --orientation 6
         """)
 
     @Argument(help: ArgumentHelp("The original JPEG or HEIC.", valueName: "IN"))
     var input: String?
 
-    @Option(name: [.customLong("edit"), .customLong("xmp")], help: ArgumentHelp("The edit file (XMP packet, metadata dump or JPEG).", valueName: "FILE"))
+    @Option(name: [.customLong("edit"), .customLong("xmp")], help: ArgumentHelp("The edit file (.AAE, Adjustments.plist, XMP packet, metadata dump or JPEG). --xmp is an alias.", valueName: "FILE"))
     var xmp: String?
 
     @Option(name: .long, help: ArgumentHelp(
@@ -35,7 +45,11 @@ struct InspectCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        if input == nil, xmp == nil { throw ValidationError("give an image IN, or --xmp FILE") }
+        if input == nil, xmp == nil { throw ValidationError("give an image IN, or --edit FILE") }
+        if let input, EditFileName.isEdit(input) {
+            throw ValidationError("\(input) is an edit, not a photo: adjust inspect PHOTO --edit \(input), "
+                + "or adjust inspect --edit \(input) --image-size WxH")
+        }
         if input != nil, imageSize != nil { throw ValidationError("--image-size is only for --xmp without IN") }
         if input != nil, orientation != nil { throw ValidationError("--orientation is only for --xmp without IN") }
         if let imageSize, Self.parseSize(imageSize) == nil {

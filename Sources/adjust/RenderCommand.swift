@@ -67,6 +67,9 @@ struct RenderCommand: ParsableCommand {
         if let extra = unexpected.first {
             throw ValidationError("render takes one photo; name the output with -o: adjust render \(input) -o \(extra)")
         }
+        if EditFileName.isEdit(input) {
+            throw ValidationError("\(input) is an edit, not a photo: adjust render PHOTO --edit \(input)")
+        }
         if unedited == .skip { throw ValidationError("--unedited for render is copy or render (skip is what render does without it)") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1–100, got \(quality)") }
         if let format, ImageFormat(rawValue: format.lowercased()) == nil {

@@ -33,6 +33,13 @@ struct XMPCommand: ParsableCommand {
         noir, process, tonal, transfer, or the full CIPhotoEffect… name).
 
         Numbers are written like Core Image's %g (6 significant digits), or exactly with --exact.
+
+        Exit status: 0 written; 64 bad command line (a value out of range, a crop outside \
+        --image-size); 73 OUT cannot be written.
+
+        EXAMPLES:
+          adjust xmp --image-size 1800x1200 --crop 100,100,1400,900 --vibrance 0.4 -o edit.xmp
+          adjust xmp --effect noir --exposure 0.5 -o noir.xmp && adjust render photo.jpg --edit noir.xmp
         """)
 
     @Option(name: [.short, .long], help: ArgumentHelp("Write the packet to OUT instead of standard output.",

@@ -105,6 +105,25 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(exists(folder + "/Landscape_1-edited.jpg"))
     }
 
+    /// Issue 20 scope 5: every subcommand's help lists its exit statuses and examples; an edit
+    /// given where the photo goes gets the right call suggested.
+    func testHelpHasExitCodesAndExamplesAndEditsAreNotPhotos() throws {
+        for command in ["render", "inspect", "batch", "compare", "xmp", "fidelity"] {
+            let help = try adjust(command, "--help").stdout
+            XCTAssertTrue(help.contains("Exit status:"), command)
+            XCTAssertTrue(help.contains("EXAMPLES:"), command)
+        }
+        let overview = try adjust("--help").stdout
+        for word in [".AAE", "HEIC", "Mutations", "DCIM"] { XCTAssertTrue(overview.contains(word), word) }
+        let aae = TestFixtures.path("Fixtures/aae/IMG_1994.AAE")
+        let inspect = try adjust("inspect", aae)
+        XCTAssertEqual(inspect.status, 64)
+        XCTAssertTrue(inspect.stderr.contains("is an edit, not a photo: adjust inspect PHOTO --edit \(aae)"), inspect.stderr)
+        let render = try adjust("render", aae)
+        XCTAssertEqual(render.status, 64)
+        XCTAssertTrue(render.stderr.contains("is an edit, not a photo: adjust render PHOTO --edit \(aae)"), render.stderr)
+    }
+
     func testOrientationZeroWarnsNamingTheFile() throws {
         let run = try adjust("render", TestFixtures.image("Landscape_0.jpg"), "-o", output("zero.jpg"), "--scale", "1/8",
                              "--unedited", "render")
