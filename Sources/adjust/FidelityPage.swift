@@ -31,7 +31,7 @@ enum FidelityPage {
         .photo { background: #fff; padding: 1em; border: 1px solid #ccc; margin-bottom: 1.5em; }
         .images { display: flex; flex-wrap: wrap; gap: 12px; margin: .6em 0; }
         figure { margin: 0; }
-        figure img { display: block; max-width: 512px; max-height: 512px; border: 1px solid #999; background: #000; }
+        figure img { display: block; max-width: min(512px, 31vw); max-height: 512px; border: 1px solid #999; background: #000; }
         figcaption { font-size: .9em; color: #444; }
         .note { color: #555; font-size: .9em; }
         .status-failed { color: #a00; }
