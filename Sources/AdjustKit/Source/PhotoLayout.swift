@@ -13,7 +13,8 @@ public enum PhotoLayout: String, Sendable, CaseIterable {
     case photosLibrary = "photos-library"
     /// An iPhone file system or an extracted Finder/iTunes backup: `Media/DCIM/1xxAPPLE/IMG_n.EXT`,
     /// its edit `Media/PhotoData/Mutations/DCIM/1xxAPPLE/IMG_n/Adjustments/Adjustments.plist`, Apple's
-    /// render `FullSizeRender.jpg` (`.jpeg`/`.heic`) in that folder.
+    /// render `FullSizeRender.jpg` (`.jpeg`/`.heic`) in that folder (failing those, the sidecar
+    /// names beside the photo).
     case iPhone = "iphone"
     /// One `Mutations/…/Adjustments` folder (`Adjustments.plist`, `FullSizeRender.*`) with its one
     /// original copied in.
@@ -35,11 +36,14 @@ public enum PhotoLayout: String, Sendable, CaseIterable {
             let render = names.first { Self.isPhotoName($0) && ($0 as NSString).deletingPathExtension == stem + "_1_201_a" }
             return (edit.map { Self.join(renders, $0) }, render.map { Self.join(renders, $0) })
         case .iPhone:
-            guard let adjustments = Self.mutationFolder(ofOriginal: path) else { return (nil, nil) }
+            // A photo never edited on the phone has no Mutations folder; a DCIM folder copied
+            // with its sidecars may still hold IMG_n.AAE and IMG_En.* beside it.
+            let sidecar = Self.sidecar.companions(ofOriginal: path, folderNames: folderNames)
+            guard let adjustments = Self.mutationFolder(ofOriginal: path) else { return sidecar }
             let names = Self.names(in: adjustments)
             let edit = names.first { $0.lowercased() == "adjustments.plist" }
             let render = names.first(where: Self.isFullSizeRenderName)
-            return (edit.map { Self.join(adjustments, $0) }, render.map { Self.join(adjustments, $0) })
+            return (edit.map { Self.join(adjustments, $0) } ?? sidecar.edit, render.map { Self.join(adjustments, $0) } ?? sidecar.appleRender)
         case .adjustmentsFolder:
             let folder = Self.folder(of: path)
             let names = folderNames ?? Self.names(in: folder)
