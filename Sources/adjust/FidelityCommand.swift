@@ -8,44 +8,67 @@ struct FidelityCommand: ParsableCommand {
         abstract: "Compare adjust's renders of modern Photos edits with Apple's own renders.",
         discussion: """
         FOLDERS hold originals, their edits and Apple's renders of them; they are walked \
-        recursively (hidden entries skipped). In a folder, IMG_1234.JPG/.JPEG/.HEIC/.HEIF is an \
-        original, IMG_1234.AAE (any case; or the capture-time IMG_O1234.AAE) its edit and \
-        IMG_E1234.JPG/.JPEG/.HEIC (any case) Apple's render — as an iCloud download, icloudpd \
-        --size adjusted or an export of the unmodified original with the edited version gives \
-        them. A folder holding Adjustments.plist and FullSizeRender.jpg (the iPhone's \
-        Mutations/…/Adjustments folder) with its one original photo copied in is one photo too. \
-        A file named directly is taken as an original.
+        recursively (hidden entries skipped). Every layout users have is recognised \
+        (docs/spec/aae-format.md §1): a macOS Photos 5+ library (X.photoslibrary: \
+        originals/H/UUID.ext, its edit resources/renders/H/UUID.plist, Apple's render \
+        resources/renders/H/UUID_1_201_a.jpeg; other files there are derivatives); an iPhone file \
+        system or extracted backup (Media/DCIM/1xxAPPLE/IMG_n.EXT, with \
+        Media/PhotoData/Mutations/DCIM/1xxAPPLE/IMG_n/Adjustments/Adjustments.plist and \
+        FullSizeRender.jpg or .heic); a DCIM copy, export or iCloud download (IMG_1234.JPG/.JPEG/\
+        .HEIC/.HEIF, its edit IMG_1234.AAE, any case, or the capture-time IMG_O1234.AAE, and \
+        Apple's render IMG_E1234.JPG/.JPEG/.HEIC, any case); a Mutations/…/Adjustments folder with \
+        its one original copied in. A file named directly is taken as an original and paired by \
+        where it lies. Photos.sqlite is not read.
 
-        Each edit is rendered at full size with the default reading of the format's unknowns, \
-        and Apple's render (a JPEG turned upright by its EXIF orientation) is compared with it: \
-        the sizes, the shift (phase correlation on luma reduced to at most 512 px, sub-pixel; \
-        dx, dy in full-size pixels, b(x, y) ≈ a(x − dx, y − dy) with a ours and b Apple's, y \
-        down; "peak" near 1 means the shift is trustworthy, near 0 that nothing lines up) and \
-        the PSNR. For each unknown the edit touches, the photo is rendered again with each \
-        reading, changing only that unknown, and compared the same way; the reading with the \
-        highest PSNR is "best". U1: the sign of the straighten angle (a Crop with a \
-        straightenAngle); U2: the edge yOrigin is measured from (a Crop that is not vertically \
-        centred); U3: perspective (pitch, yaw) has one reading only: "not testable"; U4: the \
-        Orientation adjustment replacing or composing with the file's own (the file's \
-        orientation is not 1). A reading that renders another size has no PSNR, with a note. \
-        Colour approximations lower every reading's PSNR alike; they are listed.
+        Every image is converted to 8-bit sRGB with Little CMS from its embedded ICC profile \
+        before it is compared (Apple's renders are Display P3; adjust's render carries the \
+        original's profile; an untagged image is sRGB). Each edit is rendered at full size with \
+        the default reading of the format's unknowns (unsupported adjustments left out and listed \
+        as not replayed), and compared with Apple's render, turned upright (a JPEG by its EXIF \
+        orientation, a HEIC by irot/imir): the sizes, the shift (phase correlation on luma \
+        reduced to at most 512 px, sub-pixel; dx, dy in full-size pixels, b(x, y) ≈ a(x − dx, \
+        y − dy) with a ours and b Apple's, y down; "peak" near 1 means the shift is trustworthy), \
+        the PSNR, and NCC, the grey normalized cross-correlation of the two renders (1 = the \
+        same picture up to brightness and contrast; ≥ 0.999 when the geometry matches). The \
+        photo is also rendered with the edit's geometry only (crop, straighten, orientation; no \
+        colour step) — the unedited photo, the same size — and its PSNR to Apple's render is \
+        "unedited"; "gain" is PSNR − unedited: what adjust's colour steps gain over leaving the \
+        colours alone. For each unknown the edit touches, the photo is rendered again with each \
+        reading, changing only that unknown; the reading with the highest PSNR is "best". U1: \
+        the sign of the straighten angle; U2: the edge yOrigin is measured from; U3: perspective \
+        (one reading only: "not testable"); U4: the Orientation adjustment replacing or \
+        composing with the file's own. A reading that renders another size has no PSNR.
 
-        Photos without Apple's render (no-render), without an edit (no-edit) or an \
-        Adjustments.plist without its original (no-original) are reported and skipped.
+        Photos without Apple's render (no-render), without an edit (no-edit), an edit without its \
+        original (no-original) or another app's edit that only Apple's render holds \
+        (other-format, e.g. com.apple.Photos.externalEdit) are reported and skipped.
 
-        Output: a table, or with --json one JSON object per photo, in the order found: \
-        {"original", "edit", "appleRender", "status" (ok, no-render, no-edit, no-original, \
-        failed), "size" {"ours", "apple" ([w, h]), "match"}, "shift" {"dx", "dy", "peak"}, \
-        "psnr" (dB, "inf" when identical, null when the sizes differ), "alternatives" \
-        [{"unknown", "alternative", "default", "size", "psnr", "shift", "note"}], "best" \
-        {unknown: alternative}, "approximations", "warnings", "note", "error" (failed only: the \
-        file at fault and the problem, one line)}, then {"summary": {"photos", "compared", \
-        "noRender", "noEdit", "noOriginal", "failed", "jobs", "totalMs"}}. Standard error: one \
-        line per failed photo, "adjust: error: FILE: problem", then the summary line.
+        Output: per photo a line (then its adjustments, unknowns, what was not replayed and what \
+        is approximate), then "summary" with the photos compared, mean PSNR, mean unedited PSNR, \
+        mean gain and minimum NCC (means over compared photos with a finite figure). With --json \
+        one JSON object per photo, in the order found: {"original", "edit", "appleRender", \
+        "layout" (photos-library, iphone, adjustments-folder, sidecar), "status" (ok, no-render, \
+        no-edit, no-original, other-format, failed), "adjustments" [identifiers, and \
+        "metadata.orientation N"], "notReplayed" [...], "size" {"ours", "apple" ([w, h]), \
+        "match"}, "shift" {"dx", "dy", "peak"}, "psnr" (dB, "inf" when identical, null when the \
+        sizes differ), "uneditedPSNR", "uneditedSize", "gain" (dB), "ncc", "colour" {"ours", \
+        "apple"} (the profiles converted from), "alternatives" [{"unknown", "alternative", \
+        "default", "size", "psnr", "shift", "note"}], "best" {unknown: alternative}, \
+        "approximations", "warnings", "note", "error" (failed only: the file at fault and the \
+        problem, one line)}, then {"summary": {"photos", "compared", "noRender", "noEdit", \
+        "noOriginal", "otherFormat", "failed", "meanPSNR", "meanUneditedPSNR", "meanGain", \
+        "minNCC", "html", "jobs", "totalMs"}}. Standard error: one line per failed photo, \
+        "adjust: error: FILE: problem", then the count line.
+
+        --html FILE writes one self-contained page (images as data: URIs): the summary, then per \
+        photo adjust's render beside Apple's and a difference map (|adjust − Apple| per channel \
+        in sRGB, amplified ×4), thumbnails at most 512 px, and the figures. It is written whole \
+        or not at all (a temporary file renamed into place).
 
         Exit status: 0 when every photo with all three files was compared (skipped ones do not \
         count); 65 when any failed (an input that is missing included); 64 bad command line; 66 \
-        an --effect-lut table is missing (65 if it is malformed).
+        an --effect-lut table is missing (65 if it is malformed); 73 the --html page cannot be \
+        written (its folder is checked before any photo is rendered).
         """)
 
     @Argument(help: ArgumentHelp("Folders (walked recursively) or original photos.", valueName: "FOLDER"))
@@ -53,6 +76,11 @@ struct FidelityCommand: ParsableCommand {
 
     @Flag(name: .long, help: "One JSON object per photo on standard output, then a summary object.")
     var json = false
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Also write a self-contained HTML report: renders side by side with difference maps, and the figures.",
+        valueName: "FILE"))
+    var html: String?
 
     @Option(name: [.customShort("j"), .customLong("jobs")], help: ArgumentHelp(
         "Photos checked at once (default 1: each render already uses every core).", valueName: "N"))
@@ -69,22 +97,25 @@ struct FidelityCommand: ParsableCommand {
 
     func run() throws {
         let started = DispatchTime.now()
+        if let html { try Self.checkWritable(html) }
         let check: FidelityCheck
         do {
             check = FidelityCheck(editSource: limits.editSource, planner: limits.planner,
-                                  renderer: Renderer(decoder: limits.decoder, colour: try colour.options()))
+                                  renderer: Renderer(decoder: limits.decoder, colour: try colour.options()),
+                                  thumbnailSide: html == nil ? nil : FidelityPage.thumbnailSide,
+                                  differenceGain: FidelityPage.differenceGain)
         } catch {
             throw Diagnostics.fail(error)
         }
-        let cases = FidelityCase.find(in: inputs)
-        let workers = max(1, min(jobs, cases.count))
-        let output = FidelityOutput(count: cases.count, json: json)
-        let queue = WorkQueue(count: cases.count)
+        let photos = PhotoDiscovery.find(in: inputs)
+        let workers = max(1, min(jobs, photos.count))
+        let output = FidelityOutput(count: photos.count, json: json)
+        let queue = WorkQueue(count: photos.count)
         let group = DispatchGroup()
         for _ in 0..<workers {
             group.enter()
             let thread = Thread {
-                while let index = queue.next() { output.finished(index, check.check(cases[index])) }
+                while let index = queue.next() { output.finished(index, check.check(photos[index])) }
                 group.leave()
             }
             thread.stackSize = 8 << 20
@@ -92,31 +123,67 @@ struct FidelityCommand: ParsableCommand {
         }
         group.wait()
 
-        let counts = output.counts
-        let summary = "adjust: \(cases.count) \(cases.count == 1 ? "photo" : "photos"): \(counts[.compared, default: 0]) compared, "
+        let reports = output.reports
+        let summary = FidelitySummary(reports)
+        var counts: [FidelityReport.Status: Int] = [:]
+        for report in reports { counts[report.status, default: 0] += 1 }
+        let countLine = "adjust: \(photos.count) \(photos.count == 1 ? "photo" : "photos"): \(counts[.compared, default: 0]) compared, "
             + "\(counts[.noRender, default: 0]) without Apple's render, \(counts[.noEdit, default: 0]) without an edit, "
-            + "\(counts[.noOriginal, default: 0]) without the original, \(counts[.failed, default: 0]) failed"
-        FileHandle.standardError.write(Data((summary + "\n").utf8))
-        if json {
-            FidelityOutput.emit(["summary": [
-                "photos": cases.count, "compared": counts[.compared, default: 0],
-                "noRender": counts[.noRender, default: 0], "noEdit": counts[.noEdit, default: 0],
-                "noOriginal": counts[.noOriginal, default: 0], "failed": counts[.failed, default: 0],
-                "jobs": workers, "totalMs": BatchRunner.milliseconds(since: started),
-            ] as [String: Any]])
+            + "\(counts[.noOriginal, default: 0]) without the original, \(counts[.otherFormat, default: 0]) in another format, "
+            + "\(counts[.failed, default: 0]) failed"
+        var htmlFailure: ExitCode?
+        if let html {
+            let page = FidelityPage.html(reports: reports, summary: summary, command: CommandLine.arguments)
+            do { try AtomicFileWriter.write(Array(page.utf8), to: html) } catch {
+                htmlFailure = Diagnostics.fail(FileError(path: html, kind: .unwritable, error))
+            }
         }
+        FileHandle.standardError.write(Data((countLine + "\n").utf8))
+        if json {
+            var object: [String: Any] = [
+                "photos": photos.count, "compared": counts[.compared, default: 0],
+                "noRender": counts[.noRender, default: 0], "noEdit": counts[.noEdit, default: 0],
+                "noOriginal": counts[.noOriginal, default: 0], "otherFormat": counts[.otherFormat, default: 0],
+                "failed": counts[.failed, default: 0],
+                "meanPSNR": FidelityOutput.decibels(summary.meanPSNR), "meanUneditedPSNR": FidelityOutput.decibels(summary.meanUneditedPSNR),
+                "meanGain": FidelityOutput.decibels(summary.meanGain), "minNCC": FidelityOutput.correlation(summary.minNCC),
+                "jobs": workers, "totalMs": BatchRunner.milliseconds(since: started),
+            ]
+            object["html"] = html.map { $0 as Any } ?? NSNull()
+            FidelityOutput.emit(["summary": object])
+        } else {
+            FileHandle.standardOutput.write(Data((FidelityOutput.summaryText(summary) + "\n").utf8))
+        }
+        if let htmlFailure { throw htmlFailure }
         if counts[.failed, default: 0] > 0 { throw ExitCode(65) }
+    }
+
+    /// Fails with exit 73 before any work when the page's folder is missing or not writable, or
+    /// the name is a folder.
+    private static func checkWritable(_ path: String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        let problem: String?
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            problem = "is a folder"
+        } else if !FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            problem = "its folder does not exist"
+        } else if !FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder) {
+            problem = "its folder is not writable"
+        } else {
+            problem = nil
+        }
+        if let problem { throw Diagnostics.fail(FileError(path: path, kind: .unwritable, problem: problem)) }
     }
 }
 
 
 /// Prints each photo's report in the order the photos were found, as soon as all before it are
-/// done, and counts the statuses.
+/// done, and keeps them for the summary and the page.
 private final class FidelityOutput: Sendable {
     private struct State {
         var reports: [FidelityReport?]
         var nextToPrint = 0
-        var counts: [FidelityReport.Status: Int] = [:]
     }
     private let state: Locked<State>
     private let json: Bool
@@ -126,12 +193,12 @@ private final class FidelityOutput: Sendable {
         self.json = json
     }
 
-    var counts: [FidelityReport.Status: Int] { state.withLock { $0.counts } }
+    /// Every report, in the order found (call once all are finished).
+    var reports: [FidelityReport] { state.withLock { $0.reports.compactMap { $0 } } }
 
     func finished(_ index: Int, _ report: FidelityReport) {
         state.withLock { state in
             state.reports[index] = report
-            state.counts[report.status, default: 0] += 1
             if let error = report.error {
                 FileHandle.standardError.write(Data("adjust: error: \(Self.oneLine(Diagnostics.message(error)))\n".utf8))
             }
@@ -141,7 +208,6 @@ private final class FidelityOutput: Sendable {
                 } else {
                     FileHandle.standardOutput.write(Data((Self.text(ready) + "\n").utf8))
                 }
-                state.reports[state.nextToPrint] = nil   // printed: its memory can go
                 state.nextToPrint += 1
             }
         }
@@ -157,9 +223,16 @@ private final class FidelityOutput: Sendable {
 
     private static func null(_ value: Any?) -> Any { value ?? NSNull() }
 
-    private static func psnrValue(_ psnr: Double?) -> Any {
+    /// dB to 4 decimals, "inf" for +infinity, null for nil.
+    static func decibels(_ psnr: Double?) -> Any {
         guard let psnr else { return NSNull() }
         return psnr.isInfinite ? "inf" : (psnr * 10_000).rounded() / 10_000
+    }
+
+    /// To 6 decimals (NCC), null for nil.
+    static func correlation(_ value: Double?) -> Any {
+        guard let value else { return NSNull() }
+        return (value * 1_000_000).rounded() / 1_000_000
     }
 
     private static func shiftValue(_ shift: PhaseCorrelation.Shift?) -> Any {
@@ -175,16 +248,26 @@ private final class FidelityOutput: Sendable {
         for (unknown, name) in report.best { best[unknown.rawValue] = name }
         var object: [String: Any] = [
             "original": null(report.original), "edit": null(report.edit), "appleRender": null(report.appleRender),
+            "layout": report.layout.rawValue,
             "status": report.status.rawValue,
+            "adjustments": report.adjustments,
+            "notReplayed": report.notReplayed.map(oneLine),
             "size": report.ourSize == nil && report.appleSize == nil ? NSNull() as Any : [
                 "ours": sizeValue(report.ourSize), "apple": sizeValue(report.appleSize), "match": null(report.sizeMatch),
             ] as [String: Any],
             "shift": shiftValue(report.shift),
-            "psnr": psnrValue(report.psnr),
+            "psnr": decibels(report.psnr),
+            "uneditedPSNR": decibels(report.uneditedPSNR),
+            "uneditedSize": sizeValue(report.uneditedSize),
+            "gain": decibels(report.gain),
+            "ncc": correlation(report.ncc),
+            "colour": report.ourColour == nil && report.appleColour == nil ? NSNull() as Any : [
+                "ours": null(report.ourColour), "apple": null(report.appleColour),
+            ] as [String: Any],
             "alternatives": report.alternatives.map { alternative -> [String: Any] in
                 var entry: [String: Any] = [
                     "unknown": alternative.unknown.rawValue, "alternative": alternative.name, "default": alternative.isDefault,
-                    "size": sizeValue(alternative.size), "psnr": psnrValue(alternative.psnr),
+                    "size": sizeValue(alternative.size), "psnr": decibels(alternative.psnr),
                     "shift": shiftValue(alternative.shift),
                 ]
                 if let note = alternative.note { entry["note"] = note }
@@ -199,17 +282,32 @@ private final class FidelityOutput: Sendable {
         return object
     }
 
-    private static func psnrText(_ psnr: Double?) -> String {
+    static func psnrText(_ psnr: Double?) -> String {
         guard let psnr else { return "—" }
         return psnr.isInfinite ? "inf" : String(format: "%.2f dB", psnr)
     }
+
+    static func gainText(_ gain: Double?) -> String {
+        guard let gain else { return "—" }
+        return String(format: "%+.2f dB", gain)
+    }
+
+    static func nccText(_ ncc: Double?) -> String { ncc.map { String(format: "%.4f", $0) } ?? "—" }
 
     private static func shiftText(_ shift: PhaseCorrelation.Shift?) -> String {
         guard let shift else { return "—" }
         return String(format: "%+.2f, %+.2f px (peak %.2f)", shift.dx, shift.dy, shift.peak)
     }
 
-    /// A few aligned lines: the photo, then one line per reading of each unknown tested.
+    /// The last line of the text output.
+    static func summaryText(_ summary: FidelitySummary) -> String {
+        "summary  \(summary.compared) compared  mean PSNR \(psnrText(summary.meanPSNR))  "
+            + "mean unedited \(psnrText(summary.meanUneditedPSNR))  mean gain \(gainText(summary.meanGain))  "
+            + "min NCC \(nccText(summary.minNCC))"
+    }
+
+    /// A few aligned lines: the photo and its figures; what the edit holds; one line per reading
+    /// of each unknown tested; what was not replayed or is approximate.
     static func text(_ report: FidelityReport) -> String {
         let name = report.original ?? report.edit ?? "?"
         guard report.status == .compared else {
@@ -218,7 +316,10 @@ private final class FidelityOutput: Sendable {
         }
         let size = report.sizeMatch == true ? "\(report.ourSize!) = Apple's"
             : "\(report.ourSize.map(\.description) ?? "?") ≠ Apple's \(report.appleSize.map(\.description) ?? "?")"
-        var lines = ["\(name)  ok  size \(size)  shift \(shiftText(report.shift))  PSNR \(psnrText(report.psnr))"]
+        var lines = ["\(name)  ok  size \(size)  shift \(shiftText(report.shift))  PSNR \(psnrText(report.psnr))  "
+                     + "unedited \(psnrText(report.uneditedPSNR))  gain \(gainText(report.gain))  NCC \(nccText(report.ncc))"]
+        lines.append("    \(report.layout.rawValue)  adjustments: \(report.adjustments.isEmpty ? "none" : report.adjustments.joined(separator: ", "))"
+                     + "  colour: ours \(report.ourColour ?? "?"), Apple's \(report.appleColour ?? "?")")
         let best = Dictionary(report.best.map { ($0.unknown, $0.name) }, uniquingKeysWith: { a, _ in a })
         let width = report.alternatives.map { $0.name.count + ($0.isDefault ? 10 : 0) }.max() ?? 0
         for alternative in report.alternatives {
@@ -230,6 +331,9 @@ private final class FidelityOutput: Sendable {
             if let note = alternative.note { line += "  \(note)" }
             if best[alternative.unknown] == alternative.name { line += "  <- best" }
             lines.append(line)
+        }
+        if !report.notReplayed.isEmpty {
+            lines.append("    not replayed: " + report.notReplayed.map(oneLine).joined(separator: "; "))
         }
         if !report.approximations.isEmpty {
             lines.append("    approximate: " + report.approximations.map(oneLine).joined(separator: "; "))

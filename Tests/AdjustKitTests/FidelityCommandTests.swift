@@ -81,7 +81,7 @@ final class FidelityCommandTests: XCTestCase {
         let run = try fidelity(scratch.path, "--json")
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.stderr, "adjust: 1 photo: 1 compared, 0 without Apple's render, 0 without an edit, "
-                       + "0 without the original, 0 failed\n")
+                       + "0 without the original, 0 in another format, 0 failed\n")
         let (photos, summary) = try records(run)
         XCTAssertEqual(photos.count, 1)
         let record = photos[0]
@@ -153,7 +153,7 @@ final class FidelityCommandTests: XCTestCase {
         XCTAssertEqual(run.status, 65, run.stderr)
         XCTAssertEqual(run.stderr.split(separator: "\n"), [
             "adjust: error: \(path("IMG_E0004.jpg")): not a PNG or JPEG (or HEIC) file",
-            "adjust: 4 photos: 1 compared, 1 without Apple's render, 1 without an edit, 0 without the original, 1 failed",
+            "adjust: 4 photos: 1 compared, 1 without Apple's render, 1 without an edit, 0 without the original, 0 in another format, 1 failed",
         ])
         let (photos, summary) = try records(run)
         XCTAssertEqual(photos.map { $0["original"] as? String }, ["0001", "0002", "0003", "0004"].map { path("IMG_\($0).JPG") },
@@ -199,12 +199,14 @@ final class FidelityCommandTests: XCTestCase {
         let run = try fidelity(scratch.path)
         XCTAssertEqual(run.status, 0, run.stderr)
         let lines = run.stdout.split(separator: "\n").map(String.init)
-        XCTAssertEqual(lines.count, 3, run.stdout)
+        XCTAssertEqual(lines.count, 5, run.stdout)
         XCTAssertTrue(lines[0].hasPrefix("\(path("IMG_0001.JPG"))  ok  size 1500×1000 = Apple's  shift "), run.stdout)
-        XCTAssertTrue(lines[1].hasPrefix("    U1 minus-stored (default)  PSNR "), run.stdout)
-        XCTAssertFalse(lines[1].hasSuffix("<- best"), run.stdout)
-        XCTAssertTrue(lines[2].hasPrefix("    U1 plus-stored"), run.stdout)
-        XCTAssertTrue(lines[2].hasSuffix("<- best"), run.stdout)
+        XCTAssertTrue(lines[1].hasPrefix("    sidecar  adjustments: Crop  colour: "), run.stdout)
+        XCTAssertTrue(lines[2].hasPrefix("    U1 minus-stored (default)  PSNR "), run.stdout)
+        XCTAssertFalse(lines[2].hasSuffix("<- best"), run.stdout)
+        XCTAssertTrue(lines[3].hasPrefix("    U1 plus-stored"), run.stdout)
+        XCTAssertTrue(lines[3].hasSuffix("<- best"), run.stdout)
+        XCTAssertTrue(lines[4].hasPrefix("summary  1 compared  mean PSNR "), run.stdout)
 
         let missing = try fidelity(path("nowhere"))
         XCTAssertEqual(missing.status, 65)

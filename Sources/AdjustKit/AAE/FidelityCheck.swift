@@ -31,7 +31,9 @@ public enum AAEUnknown: String, CaseIterable, Sendable {
     }
 }
 
-/// What `adjust fidelity` found for one photo.
+/// What `adjust fidelity` found for one photo. Every figure compares images converted to 8-bit
+/// sRGB from their embedded ICC profiles (`SRGBConversion`; untagged = sRGB): Apple's renders are
+/// Display P3, adjust's carry the original's profile.
 public struct FidelityReport: Sendable {
     public enum Status: String, Sendable {
         /// Rendered and compared with Apple's render.
@@ -42,6 +44,9 @@ public struct FidelityReport: Sendable {
         case noEdit = "no-edit"
         /// An edit and a render without the original: skipped.
         case noOriginal = "no-original"
+        /// The edit is not a `com.apple.photo` edit (another app's, e.g. `com.apple.Photos.externalEdit`):
+        /// only Apple's render holds it; skipped.
+        case otherFormat = "other-format"
         /// Something could not be read, rendered or compared (`error`).
         case failed
     }
@@ -63,10 +68,30 @@ public struct FidelityReport: Sendable {
         public var note: String?
     }
 
+    /// Small JPEGs of the two renders and of their difference, for a report page (`--html`).
+    public struct Thumbnails: Sendable {
+        /// adjust's render, sRGB, at most `FidelityCheck.thumbnailSide` on its longer side.
+        public var ours: [UInt8]
+        /// Apple's render, likewise.
+        public var apple: [UInt8]
+        /// |ours − Apple's| per channel, times `FidelityCheck.differenceGain`, clamped, then
+        /// reduced like the others; nil when the sizes differ.
+        public var difference: [UInt8]?
+    }
+
     public var original: String?
     public var edit: String?
     public var appleRender: String?
+    /// The layout the three were found in.
+    public var layout: PhotoLayout
     public var status: Status
+    /// The edit's enabled adjustments, by identifier, in the file's order, and
+    /// `metadata.orientation N` when the edit turns or flips the photo (N not 0 or 1, and not the
+    /// file's own orientation).
+    public var adjustments: [String] = []
+    /// What the edit asks for that our render leaves out: unsupported adjustments, perspective,
+    /// adjustments that do nothing to a still (one line each).
+    public var notReplayed: [String] = []
     /// Our render with the default readings.
     public var ourSize: PixelSize?
     public var appleSize: PixelSize?
@@ -75,6 +100,24 @@ public struct FidelityReport: Sendable {
     public var shift: PhaseCorrelation.Shift?
     /// Ours against Apple's, in dB (+infinity when identical); nil when the sizes differ.
     public var psnr: Double?
+    /// The unedited photo — the original with only the edit's geometry, no colour step
+    /// (`PhotoEdit.geometryOnly`) — against Apple's render; nil when the sizes differ.
+    public var uneditedPSNR: Double?
+    /// The size of the geometry-only render.
+    public var uneditedSize: PixelSize?
+    /// `psnr − uneditedPSNR`: what adjust's colour steps gain over leaving the colours alone; nil
+    /// unless both are finite.
+    public var gain: Double? {
+        guard let psnr, let uneditedPSNR, psnr.isFinite, uneditedPSNR.isFinite else { return nil }
+        return psnr - uneditedPSNR
+    }
+    /// Grey normalized cross-correlation of ours and Apple's (`GreyCorrelation`); nil when the
+    /// sizes differ.
+    public var ncc: Double?
+    /// The colour space each render was converted from (the ICC profile's description, or
+    /// "untagged (sRGB)").
+    public var ourColour: String?
+    public var appleColour: String?
     /// Every reading of every unknown the edit touches.
     public var alternatives: [Alternative] = []
     /// Approximate steps in our render (colour approximations lower the PSNR of every reading alike).
@@ -84,6 +127,14 @@ public struct FidelityReport: Sendable {
     /// Why a skipped entry was skipped, when the status alone does not say.
     public var note: String?
     public var error: FileError?
+    /// When asked for (`FidelityCheck.thumbnailSide`).
+    public var thumbnails: Thumbnails?
+
+    public init(original: String?, edit: String?, appleRender: String?, layout: PhotoLayout = .sidecar,
+                status: Status, note: String? = nil) {
+        (self.original, self.edit, self.appleRender, self.layout, self.status, self.note)
+            = (original, edit, appleRender, layout, status, note)
+    }
 
     /// For each unknown tested, the reading with the highest PSNR (the default on a tie); U3 "not testable".
     public var best: [(unknown: AAEUnknown, name: String)] {
@@ -102,23 +153,34 @@ public struct FidelityReport: Sendable {
 }
 
 /// Renders a photo's edit, and each reading of the unknowns the edit touches, and compares each
-/// with Apple's render of the same edit (docs/spec/aae-format.md §9).
+/// with Apple's render of the same edit (docs/spec/aae-format.md §9), in sRGB; and renders the
+/// photo with the edit's geometry only, to measure what the colour steps gain.
 public struct FidelityCheck: Sendable {
     /// Limits for reading the files; its `assumptions` are the default readings.
     public var editSource: EditSource
     public var planner: RenderPlanner
+    /// Its colour options are used as given, except that unsupported adjustments are always left
+    /// out (and reported as not replayed): a check measures what can be rendered.
     public var renderer: Renderer
     public var correlation: PhaseCorrelation
+    /// Make `FidelityReport.thumbnails`, this long on the longer side at most; nil: none.
+    public var thumbnailSide: Int?
+    /// How much the difference thumbnail amplifies |ours − Apple's|.
+    public var differenceGain: Int
 
     public init(editSource: EditSource = EditSource(), planner: RenderPlanner = RenderPlanner(),
-                renderer: Renderer = Renderer(), correlation: PhaseCorrelation = PhaseCorrelation()) {
+                renderer: Renderer = Renderer(), correlation: PhaseCorrelation = PhaseCorrelation(),
+                thumbnailSide: Int? = nil, differenceGain: Int = 4) {
+        var renderer = renderer
+        renderer.colour.skipUnknownFilters = true
         (self.editSource, self.planner, self.renderer, self.correlation) = (editSource, planner, renderer, correlation)
+        (self.thumbnailSide, self.differenceGain) = (thumbnailSide, differenceGain)
     }
 
     /// Checks one photo; every failure is in the report, none is thrown.
-    public func check(_ found: FidelityCase) -> FidelityReport {
+    public func check(_ found: FoundPhoto) -> FidelityReport {
         var report = FidelityReport(original: found.original, edit: found.edit, appleRender: found.appleRender,
-                                    status: .failed, note: found.note)
+                                    layout: found.layout, status: .failed, note: found.note)
         if let failure = found.failure { report.error = failure; return report }
         guard let original = found.original else { report.status = .noOriginal; return report }
         guard let editPath = found.edit else { report.status = .noEdit; return report }
@@ -126,6 +188,13 @@ public struct FidelityCheck: Sendable {
         do {
             try compare(original: original, editPath: editPath, renderPath: renderPath, into: &report)
             report.status = .compared
+        } catch let error where error.cause is AAEError {
+            if case .unsupportedFormat(let identifier, let editor)? = error.cause as? AAEError {
+                report.status = .otherFormat
+                report.note = "an edit in another format (\(identifier), by \(editor)): only Apple's render holds it"
+            } else {
+                report.error = error
+            }
         } catch {
             report.error = error
         }
@@ -139,20 +208,47 @@ public struct FidelityCheck: Sendable {
                              planner: planner, renderer: renderer)
     }
 
+    /// A render of `photo` in sRGB, converted from `profile`.
+    private func renderSRGB(_ photo: PhotoEdit, profile: ColourProfile) throws(FileError) -> Rendering {
+        var rendering = try photo.render()
+        do { try SRGBConversion.convert(&rendering.image, from: profile) } catch {
+            rendering.warnings.append("\(photo.imagePath): \(error.description); compared as sRGB")
+        }
+        return rendering
+    }
+
     private func compare(original: String, editPath: String, renderPath: String,
                          into report: inout FidelityReport) throws(FileError) {
         let base = editSource.assumptions
         let photo = try photo(original, editPath, base)
         report.warnings = photo.edit.warnings.map { "\(editPath): \($0)" } + photo.plan.warnings.map { "\(original): \($0)" }
-        let apple = try Self.loadUpright(renderPath)
-        report.appleSize = apple.size
+        (report.adjustments, report.notReplayed) = describe(photo, editPath: editPath)
+        let apple = try Self.loadSRGB(renderPath)
+        report.appleSize = apple.image.size
+        report.appleColour = apple.profile.description
+        if let warning = apple.warning { report.warnings.append(warning) }
 
-        let ours = try photo.render()
+        let profile = ColourProfile(jpegHeader: photo.original.metadataJPEG)
+        report.ourColour = profile.description
+        let ours = try renderSRGB(photo, profile: profile)
         report.ourSize = ours.image.size
         report.approximations = ours.approximations
-        report.warnings += ours.warnings.map { "\(original): \($0)" }
-        let measured = try measure(ours.image, against: apple, renderPath: renderPath)
+        report.warnings += ours.warnings.map { $0.hasPrefix(original + ": ") ? $0 : "\(original): \($0)" }
+        let measured = try measure(ours.image, against: apple.image, renderPath: renderPath)
         (report.psnr, report.shift) = (measured.psnr, measured.shift)
+        report.ncc = GreyCorrelation.ncc(ours.image, apple.image)
+
+        let unedited = try renderSRGB(try photo.geometryOnly(planner: planner), profile: profile).image
+        report.uneditedSize = unedited.size
+        if unedited.size == apple.image.size {
+            do { report.uneditedPSNR = try ImageComparator.compare(unedited, apple.image).psnr } catch {
+                throw FileError(path: renderPath, kind: .invalidContent, problem: error.description)
+            }
+        }
+
+        if let side = thumbnailSide {
+            report.thumbnails = try thumbnails(ours.image, apple.image, side: side, renderPath: renderPath)
+        }
 
         for unknown in AAEUnknown.allCases {
             let readings = unknown.alternatives(from: base)
@@ -183,8 +279,8 @@ public struct FidelityCheck: Sendable {
                 if Self.sameGeometry(alternative.plan, photo.plan) { continue }
                 touched = true
                 do {
-                    let image = try alternative.render().image
-                    let m = try measure(image, against: apple, renderPath: renderPath)
+                    let image = try renderSRGB(alternative, profile: profile).image
+                    let m = try measure(image, against: apple.image, renderPath: renderPath)
                     (result.size, result.psnr, result.shift, result.note) = (image.size, m.psnr, m.shift, m.note)
                 } catch {
                     result.note = "not rendered: \(error.problem)"
@@ -192,6 +288,37 @@ public struct FidelityCheck: Sendable {
                 results.append(result)
             }
             if touched { report.alternatives += results }
+        }
+    }
+
+    /// The edit's adjustments as the file names them, and what our render leaves out of them.
+    private func describe(_ photo: PhotoEdit, editPath: String) -> (adjustments: [String], notReplayed: [String]) {
+        var adjustments: [String] = []
+        if let bytes = try? InputFile.read(editPath, limit: editSource.limits.maxInputBytes),
+           let document = try? AAEDocument(contentsOf: bytes, limits: editSource.aaeLimits) {
+            adjustments = document.adjustments.filter(\.enabled).map(\.identifier)
+            let orientation = document.metadata.orientation
+            if orientation > 1, orientation != (photo.fileOrientation ?? 1) { adjustments.append("metadata.orientation \(orientation)") }
+        }
+        var notReplayed = photo.edit.chain.steps.filter { $0.support() == .unsupported }.map(\.filterName)
+        if photo.edit.chain.photosCrop?.hasPerspective == true { notReplayed.append("perspective (pitch, yaw)") }
+        notReplayed += photo.edit.notes
+        return (adjustments, notReplayed)
+    }
+
+    private func thumbnails(_ ours: RGBA8Image, _ apple: RGBA8Image, side: Int,
+                            renderPath: String) throws(FileError) -> FidelityReport.Thumbnails {
+        do {
+            let difference = ours.size == apple.size
+                ? try ImageComparator.differenceImage(ours, apple, gain: differenceGain).thumbnail(maxSide: side) : nil
+            return FidelityReport.Thumbnails(
+                ours: try JPEGEncoder.encode(ours.thumbnail(maxSide: side), quality: 85),
+                apple: try JPEGEncoder.encode(apple.thumbnail(maxSide: side), quality: 85),
+                difference: try difference.map { image throws(EncodeError) in try JPEGEncoder.encode(image, quality: 90) })
+        } catch let error as EncodeError {
+            throw FileError(path: renderPath, kind: .invalidContent, problem: "thumbnail: \(error.description)")
+        } catch {
+            throw FileError(path: renderPath, kind: .invalidContent, problem: "\(error)")
         }
     }
 
@@ -213,13 +340,33 @@ public struct FidelityCheck: Sendable {
         }
     }
 
-    /// Apple's render as shown: decoded by `ImageComparator.load`, a JPEG turned upright by its
-    /// EXIF orientation.
-    static func loadUpright(_ path: String) throws(FileError) -> RGBA8Image {
+    /// Apple's render as shown: decoded by `ImageComparator.load`, turned upright (a JPEG by its
+    /// EXIF orientation, a HEIC by its irot/imir), converted to sRGB from its embedded profile
+    /// (untagged: taken as sRGB), with a warning when that profile cannot be used.
+    static func loadSRGB(_ path: String) throws(FileError) -> (image: RGBA8Image, profile: ColourProfile, warning: String?) {
         let loaded = try ImageComparator.load(path)
-        guard loaded.format == .jpeg else { return loaded.image }
-        let head = try InputFile.read(path, limit: InputFile.defaultLimit)
-        let orientation = ExifOrientation.value(inJPEG: head).flatMap(Orientation.init(rawValue:)) ?? .identity
-        return orientation == .identity ? loaded.image : loaded.image.oriented(orientation)
+        var image = loaded.image
+        let profile: ColourProfile
+        switch loaded.format {
+        case .jpeg:
+            let head = try InputFile.read(path, limit: InputFile.defaultLimit)
+            let orientation = ExifOrientation.value(inJPEG: head).flatMap(Orientation.init(rawValue:)) ?? .identity
+            if orientation != .identity { image = image.oriented(orientation) }
+            profile = ColourProfile(jpegHeader: head)
+        case .heic:
+            let header: HEICHeader
+            do { header = try HEICDecoder().header(of: try InputFile.read(path, limit: InputLimits.defaultMaxInputBytes)) } catch {
+                throw FileError(path: path, kind: .invalidContent, error)
+            }
+            let orientation = Orientation(rawValue: header.orientation) ?? .identity
+            if orientation != .identity { image = image.oriented(orientation) }
+            profile = ColourProfile(icc: header.metadata.iccProfile)
+        case .png:
+            profile = .untagged
+        }
+        do { try SRGBConversion.convert(&image, from: profile) } catch {
+            return (image, .untagged, "\(path): \(error.description); compared as sRGB")
+        }
+        return (image, profile, nil)
     }
 }
