@@ -109,6 +109,8 @@ public struct PhotoEdit: Sendable {
     public func write(_ rendering: EncodedRendering, to path: String,
                       metadata: MetadataOptions = MetadataOptions()) throws(FileError) -> [String] {
         var (bytes, warnings) = (rendering.bytes, [String]())
+        var metadata = metadata
+        if edit.warnings.contains(where: { $0.hasPrefix(EditSource.unreadableXMP) }) { metadata.leaveOutXMP = true }
         switch rendering.format {
         case .jpeg:
             (bytes, warnings) = MetadataCarryOver.carryOver(from: original.metadataJPEG, into: bytes,
