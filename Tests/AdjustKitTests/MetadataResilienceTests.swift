@@ -92,6 +92,50 @@ final class MetadataResilienceTests: XCTestCase {
         XCTAssertEqual(try JPEGDecoder().header(of: TestFixtures.bytes(out)).size, PixelSize(width: 60, height: 40))
     }
 
+    // MARK: 4. PNG outputs keep the ICC profile and EXIF
+
+    func testPNGOutputsCarryTheICCProfileAndTheRewrittenEXIF() throws {
+        // An iPhone HEIC: Display P3, EXIF Orientation 6 (the pixels turned by irot).
+        let heic = HEICTests.irot270, png = output("heic.png")
+        let run = try BinaryRun.run(CLITests.binary, ["render", heic, "-o", png, "--max-size", "320"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let chunks = try Self.chunks(TestFixtures.bytes(png))
+        XCTAssertEqual(Array(chunks.map(\.type).prefix(3)), ["IHDR", "iCCP", "eXIf"])
+        XCTAssertFalse(chunks.contains { $0.type == "sRGB" }, "sRGB and iCCP together")
+        let iccp = try XCTUnwrap(chunks.first { $0.type == "iCCP" }).data
+        let keyword = Array("ICC profile".utf8) + [0, 0]
+        XCTAssertEqual(Array(iccp.prefix(keyword.count)), keyword)
+        let original = try HEICDecoder().header(of: TestFixtures.bytes(heic)).metadata
+        XCTAssertEqual(try Self.inflated(Array(iccp.dropFirst(keyword.count))), try XCTUnwrap(original.iccProfile))
+        let exif = try XCTUnwrap(chunks.first { $0.type == "eXIf" }).data
+        XCTAssertTrue(exif.starts(with: Array("MM".utf8)) || exif.starts(with: Array("II".utf8)))
+        XCTAssertEqual(ExifOrientation.read(inJPEG: Self.jpegHead(exif: exif)).value, 1)
+
+        if let exiftool = Self.tool("exiftool") {
+            let tags = try BinaryRun.run(exiftool, ["-s", "-s", "-s", "-n", "-ICC_Profile:ProfileDescription",
+                                                    "-EXIF:Orientation", "-EXIF:ExifImageWidth", "-EXIF:Make", png])
+            XCTAssertEqual(tags.stdout, "Display P3\n1\n240\nApple\n", tags.stderr)   // 240 × 320, upright
+        }
+        if let pngcheck = Self.tool("pngcheck") {
+            let check = try BinaryRun.run(pngcheck, [png])
+            XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
+        }
+
+        // A JPEG with EXIF Orientation 6 and no profile: eXIf with Orientation 1, no iCCP.
+        let jpegPNG = output("jpeg.png")
+        XCTAssertEqual(try BinaryRun.run(CLITests.binary, ["render", TestFixtures.image("Landscape_6.jpg"), "-o", jpegPNG]).status, 0)
+        let fromJPEG = try Self.chunks(TestFixtures.bytes(jpegPNG))
+        XCTAssertFalse(fromJPEG.contains { $0.type == "iCCP" })
+        let jpegExif = try XCTUnwrap(fromJPEG.first { $0.type == "eXIf" }).data
+        XCTAssertEqual(ExifOrientation.read(inJPEG: Self.jpegHead(exif: jpegExif)).value, 1)
+
+        // --strip-metadata: neither.
+        let stripped = output("stripped.png")
+        let strippedRun = try BinaryRun.run(CLITests.binary, ["render", heic, "-o", stripped, "--max-size", "64", "--strip-metadata"])
+        XCTAssertEqual(strippedRun.status, 0, strippedRun.stderr)
+        XCTAssertFalse(try Self.chunks(TestFixtures.bytes(stripped)).contains { ["iCCP", "eXIf"].contains($0.type) })
+    }
+
     // MARK: - Helpers
 
     private static func tool(_ name: String) -> String? {
