@@ -2,7 +2,8 @@
 public enum XMPPacketParser {
     /// Parses an XMP packet into its top-level properties.
     ///
-    /// Accepts an optional `<?xpacket?>` wrapper, an optional `x:xmpmeta` wrapper (or any other
+    /// Accepts an optional `<?xpacket?>` wrapper (whose closing PI may be cut short or followed by
+    /// bytes that are not XML: read without them, with a warning, `PacketTrailer`), an optional `x:xmpmeta` wrapper (or any other
     /// element around `rdf:RDF`), several `rdf:Description` elements, element and attribute forms,
     /// any prefixes, and trailing NUL padding; UTF-8, UTF-16 or UTF-32 text (by byte order mark
     /// or leading `<?`; a declared encoding is otherwise ignored). Simple values have surrounding
@@ -21,6 +22,26 @@ public enum XMPPacketParser {
         let content = end == utf8.count ? utf8 : Array(utf8[..<end])
         try MarkupComplexityScan.check(content, limits: limits)
 
+        do {
+            return try read(content, limits: limits)
+        } catch .malformedXML(let line, let message) {
+            // A broken xpacket trailer (PacketTrailer): read the packet without it, as exiftool
+            // does, and say so; any other malformed packet is refused as it was.
+            guard let (repaired, repair) = PacketTrailer.repaired(content) else {
+                throw .malformedXML(line: line, message: message)
+            }
+            var packet: XMPPacket
+            do {
+                packet = try read(repaired, limits: limits)
+            } catch .malformedXML {
+                throw .malformedXML(line: line, message: message)
+            }
+            packet.warnings.insert(repair.description, at: 0)
+            return packet
+        }
+    }
+
+    private static func read(_ content: [UInt8], limits: XMPLimits) throws(XMPError) -> XMPPacket {
         do {
             return try HardenedXMLReader.withRootElement(ofUTF8: content) { (root) throws(XMPError) -> XMPPacket in
                 let rootElement = LibXMLElement(node: root)

@@ -67,8 +67,15 @@ final class EditSourceTests: XCTestCase {
         XCTAssertEqual(found.chain, ios5)
     }
 
+    /// Broken XMP without a trace of the edit's namespace is left out with a warning (xmp-format.md §8);
+    /// broken XMP that shows one is the edit itself, broken: an error naming the image.
     func testBrokenEmbeddedXMPIsAnErrorNamingTheImage() throws {
-        let path = try write("broken.jpg", try jpegWithXMP("<x:xmpmeta><unclosed></x:xmpmeta>"))
+        let unrelated = try write("unrelated.jpg", try jpegWithXMP("<x:xmpmeta><unclosed></x:xmpmeta>"))
+        let found = try EditSource().find(forImage: unrelated, jpeg: try TestFixtures.bytes(unrelated))
+        XCTAssertEqual(found.origin, .none)
+        XCTAssertEqual(found.warnings.count, 1)
+        XCTAssertTrue(found.warnings[0].hasPrefix("embedded XMP unreadable, rendered without it: malformed XML"), "\(found.warnings)")
+        let path = try write("broken.jpg", try jpegWithXMP(#"<x:xmpmeta xmlns:aas="http://ns.apple.com/adjustment-settings/1.0/"><unclosed></x:xmpmeta>"#))
         XCTAssertThrowsError(try EditSource().find(forImage: path, jpeg: try TestFixtures.bytes(path))) { error in
             let fileError = error as? FileError
             XCTAssertEqual(fileError?.path, path)

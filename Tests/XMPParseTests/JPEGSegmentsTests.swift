@@ -86,11 +86,16 @@ final class JPEGSegmentsTests: XCTestCase {
         XCTAssertEqual(XMPError.truncatedJPEGSegment(offset: 20).description, "truncated JPEG segment at offset 20")
     }
 
-    func testLengthFieldClaimingMoreThanTheFileOrLessThanItself() {
+    func testLengthFieldClaimingMoreThanTheFileOrLessThanItself() throws {
         let tooLong: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF, 0x45] + [0xFF, 0xD9]
         XCTAssertThrowsXMPError(try JPEGSegments.app1Payloads(in: tooLong), .truncatedJPEGSegment(offset: 2))
-        let tooShort: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x01, 0xFF, 0xD9]
-        XCTAssertThrowsXMPError(try JPEGSegments.app1Payloads(in: tooShort), .truncatedJPEGSegment(offset: 2))
+        // A length under 2 is read as libjpeg's skip_variable reads it: no payload, and the walk
+        // resynchronises at the next marker, past the stray bytes, with a warning.
+        let tooShort: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x01, 0x42, 0xFF, 0xD9]
+        let scan = try JPEGSegments.scan(tooShort)
+        XCTAssertEqual(scan.app1Payloads.count, 0)
+        XCTAssertEqual(scan.warnings, ["JPEG segment 0xE1 at offset 2 declares a length of 1, under its own 2 bytes; "
+                                       + "the metadata scan resumed at the next marker, as libjpeg does"])
     }
 
     func testGarbageWhereAMarkerBelongs() throws {

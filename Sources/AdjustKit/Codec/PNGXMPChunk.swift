@@ -15,13 +15,43 @@ enum PNGXMPChunk {
     /// `png` with an iTXt chunk holding `packet` after its IHDR; `png` unchanged when it does not
     /// start with a signature and IHDR (never the case for the encoder's output).
     static func inserting(_ packet: [UInt8], into png: [UInt8]) -> [UInt8] {
-        guard png.count >= ihdrEnd, png.starts(with: signature), Array(png[12..<16]) == Array("IHDR".utf8) else { return png }
         // keyword, NUL, compression flag 0, method 0, empty language tag + NUL, empty translated keyword + NUL.
-        let data = keyword + [0, 0, 0, 0, 0] + packet
-        let type = Array("iTXt".utf8)
+        inserting([chunk(type: "iTXt", data: keyword + [0, 0, 0, 0, 0] + packet)], into: png)
+    }
+
+    /// `png` with `chunks` (whole chunks, as `chunk(type:data:)` makes them) right after its
+    /// IHDR, in order; `png` unchanged when it does not start with a signature and IHDR.
+    static func inserting(_ chunks: [[UInt8]], into png: [UInt8]) -> [UInt8] {
+        guard !chunks.isEmpty, png.count >= ihdrEnd, png.starts(with: signature),
+              Array(png[12..<16]) == Array("IHDR".utf8) else { return png }
+        return Array(png[..<ihdrEnd]) + chunks.flatMap { $0 } + png[ihdrEnd...]
+    }
+
+    /// A whole chunk: length, type, data, CRC (zlib's `crc32` over type and data).
+    static func chunk(type: String, data: [UInt8]) -> [UInt8] {
+        let type = Array(type.utf8)
         let crc = (type + data).withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, UInt32($0.count))) }
-        let chunk = bigEndian(UInt32(data.count)) + type + data + bigEndian(crc)
-        return Array(png[..<ihdrEnd]) + chunk + png[ihdrEnd...]
+        return bigEndian(UInt32(data.count)) + type + data + bigEndian(crc)
+    }
+
+    /// `png` without its chunks of the given types that come before the image data (the encoder
+    /// writes `sRGB`, which a PNG with an `iCCP` must not have); `png` unchanged when its chunk
+    /// structure runs past its end.
+    static func removing(_ types: Set<String>, from png: [UInt8]) -> [UInt8] {
+        guard png.starts(with: signature) else { return png }
+        var output = Array(png[..<8])
+        var position = 8
+        while position + 12 <= png.count {
+            let length = Int(png[position]) << 24 | Int(png[position + 1]) << 16 | Int(png[position + 2]) << 8
+                | Int(png[position + 3])
+            let type = String(decoding: png[(position + 4)..<(position + 8)], as: UTF8.self)
+            let end = position + 12 + length
+            guard end <= png.count else { return png }
+            if type == "IDAT" { break }
+            if !types.contains(type) { output += png[position..<end] }
+            position = end
+        }
+        return output + png[position...]
     }
 
     /// The text of the first XMP iTXt chunk before the image data, or nil (none, compressed, or a

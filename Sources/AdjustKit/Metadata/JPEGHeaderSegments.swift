@@ -17,7 +17,8 @@ enum JPEGHeaderSegments {
     /// Every segment from SOI up to SOS or EOI, in file order; nil when `jpeg` has no SOI or its
     /// header structure is broken (truncated segment, a second SOI where a marker must be).
     /// Stray bytes before a marker (0xFF00 among them) and fill bytes are skipped, as libjpeg
-    /// skips them, and the standalone markers TEM and RST0–7 carry no length. Never reads past
+    /// skips them, a segment whose length is under 2 is skipped as libjpeg skips it (its length
+    /// field only), and the standalone markers TEM and RST0–7 carry no length. Never reads past
     /// the end of `jpeg`.
     static func walk(_ jpeg: [UInt8]) -> [JPEGHeaderSegment]? {
         guard jpeg.count >= 2, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { return nil }
@@ -44,7 +45,10 @@ enum JPEGHeaderSegments {
             default:
                 guard position + 2 <= jpeg.count else { return nil }
                 let length = Int(jpeg[position]) << 8 | Int(jpeg[position + 1])
-                guard length >= 2, position + length <= jpeg.count else { return nil }
+                // Under 2 (its own two bytes): no payload, and the walk resynchronises at the
+                // next marker, as libjpeg (and JPEGSegments) do; the segment is not carried.
+                guard length >= 2 else { position += 2; continue }
+                guard position + length <= jpeg.count else { return nil }
                 segments.append(JPEGHeaderSegment(marker: marker, payload: jpeg[(position + 2)..<(position + length)],
                                                   range: start..<(position + length)))
                 position += length

@@ -8,6 +8,9 @@ public struct MetadataOptions: Sendable {
     /// What the output was made from, recorded in its XMP (`Provenance`); nil records nothing.
     /// Written with `stripAll` too, as the only metadata, and into PNG outputs as an iTXt chunk.
     public var provenance: Provenance?
+    /// Leave the original's XMP out without a word: the edit reader already said it could not
+    /// read it (`EditSource.unreadableXMP`), so the one warning is that one. Set by `PhotoEdit`.
+    var leaveOutXMP = false
 
     /// Defaults: carry everything, GPS included; no provenance.
     public init(stripGPS: Bool = false, stripAll: Bool = false, provenance: Provenance? = nil) {
@@ -44,10 +47,10 @@ public struct MetadataOptions: Sendable {
 /// (APP13), Adobe (APP14), JFIF/JFXX of the original (APP0) and the rest — as well as COM
 /// segments.
 public enum MetadataCarryOver {
-    private static let exifSignature = Array("Exif\0\0".utf8)
+    static let exifSignature = Array("Exif\0\0".utf8)
     private static let xmpSignature = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
     private static let extendedXMPSignature = Array("http://ns.adobe.com/xmp/extension/\0".utf8)
-    private static let iccSignature = Array("ICC_PROFILE\0".utf8)
+    static let iccSignature = Array("ICC_PROFILE\0".utf8)
 
     /// Returns `encoded` (a JPEG just written by TurboJPEG, SOI + JFIF APP0 + …) with the
     /// original's metadata segments inserted after SOI and any APP0 segments (JFIF requires its
@@ -85,7 +88,7 @@ public enum MetadataCarryOver {
 
         // XMP, with the provenance when one is given
         var carried: [UInt8]?
-        if let xmp = segments.first(where: { $0.marker == 0xE1 && $0.payload.starts(with: xmpSignature) }) {
+        if !options.leaveOutXMP, let xmp = segments.first(where: { $0.marker == 0xE1 && $0.payload.starts(with: xmpSignature) }) {
             let packet = Array(xmp.payload.dropFirst(xmpSignature.count))
             switch XMPRewriter.rewrite(packet, outputSize: outputSize, provenance: options.provenance) {
             case .unchanged: carried = packet
@@ -132,14 +135,14 @@ public enum MetadataCarryOver {
     }
 
     /// Whether the profile's data colour space (header bytes 16..<20, ICC.1 §7.2.6) is 'RGB '.
-    private static func describesRGB(_ ordered: [JPEGHeaderSegment]) -> Bool {
+    static func describesRGB(_ ordered: [JPEGHeaderSegment]) -> Bool {
         let profile = ordered.flatMap { $0.payload.dropFirst(iccSignature.count + 2) }
         return profile.count >= 20 && Array(profile[16..<20]) == Array("RGB ".utf8)
     }
 
     /// The ICC chunks sorted by their sequence number (byte 12, from 1), or nil unless they are
     /// exactly chunks 1…n of n (byte 13) with n at least 1.
-    private static func orderedICCChunks(_ chunks: [JPEGHeaderSegment]) -> [JPEGHeaderSegment]? {
+    static func orderedICCChunks(_ chunks: [JPEGHeaderSegment]) -> [JPEGHeaderSegment]? {
         let header = iccSignature.count + 2
         guard chunks.allSatisfy({ $0.payload.count > header }) else { return nil }
         let count = chunks[0].payload[chunks[0].payload.startIndex + iccSignature.count + 1]

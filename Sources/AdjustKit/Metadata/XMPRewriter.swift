@@ -10,6 +10,8 @@ import XMPParse
 /// Provenance an earlier render recorded (`Provenance.namespace`) is removed as well: it described
 /// that render, not this one; with a `provenance` to record, a new rdf:Description holds it.
 ///
+/// A packet whose xpacket trailer is broken is carried without it (`PacketTrailer`).
+///
 /// The parse is XMPParse's `HardenedXMLReader`: a DOCTYPE or entity declaration stops it (the
 /// XMP is then dropped), no network, no entity substitution, no DTD loading; input is read as
 /// UTF-8 whatever its declaration says.
@@ -39,6 +41,16 @@ enum XMPRewriter {
         } catch .doctypeForbidden {
             return .failed("metadata: XMP has a DOCTYPE or entity declaration; XMP dropped")
         } catch {
+            // A broken xpacket trailer (cut short, or followed by bytes that are not XML) is
+            // left out, as the edit reader leaves it out (`PacketTrailer`): the rest is carried.
+            let end = (packet.lastIndex { $0 != 0 }).map { $0 + 1 } ?? 0
+            if let (repaired, _) = PacketTrailer.repaired(Array(packet[..<end])), !repaired.isEmpty {
+                switch rewrite(repaired, outputSize: outputSize, provenance: provenance) {
+                case .unchanged: return .rewritten(repaired)
+                case .failed: break
+                case let outcome: return outcome
+                }
+            }
             return .failed("metadata: XMP is not well-formed XML; XMP dropped")
         }
     }

@@ -112,21 +112,45 @@ public struct EditSource: Sendable {
     }
 
     /// The edit for the JPEG at `imagePath` (already read into `jpeg`): its own XMP if that has
-    /// aas properties, else a sidecar `stem.xmp` / `stem.XMP`, else none.
+    /// aas properties, else a sidecar `stem.xmp` / `stem.XMP`, else none (xmp-format.md §8).
+    ///
+    /// Metadata never costs a photo: an embedded packet that cannot be read at all (malformed
+    /// XML, a DOCTYPE, over a limit, …), or a header the segment scan cannot walk, is left out
+    /// with one warning when its text holds no trace of the adjustment namespace
+    /// (`mayHoldAdjustments`), and the photo is rendered without it. One that does is the edit
+    /// itself, broken: refused, naming the problem.
     public func find(forImage imagePath: String, jpeg: [UInt8]) throws(FileError) -> LoadedEdit {
         var embeddedWarnings: [String] = []
+        var packetBytes: [UInt8]?
         do {
-            if let packetBytes = try JPEGSegments.xmpPacket(in: jpeg) {
-                let packet = try XMPPacketParser.parse(packetBytes, limits: limits.xmp)
-                if packet.hasProperties(inNamespace: AdjustmentNamespace.aas) {
-                    return try edit(from: packet, origin: .embedded(imagePath), path: imagePath)
-                }
-                embeddedWarnings = packet.warnings.map { "embedded XMP: \($0)" }
-            }
-        } catch let error as FileError {
-            throw error
+            let scan = try JPEGSegments.scan(jpeg)
+            embeddedWarnings += scan.warnings
+            packetBytes = scan.xmpPacket
         } catch {
-            throw FileError(path: imagePath, kind: .invalidContent, problem: "embedded XMP: \(error)")
+            guard !Self.mayHoldAdjustments(jpeg) else {
+                throw FileError(path: imagePath, kind: .invalidContent, problem: "embedded XMP: \(error)")
+            }
+            embeddedWarnings.append(Self.unreadableXMP + "\(error)")
+        }
+        if let packetBytes {
+            let packet: XMPPacket?
+            do {
+                packet = try XMPPacketParser.parse(packetBytes, limits: limits.xmp)
+            } catch {
+                guard !Self.mayHoldAdjustments(packetBytes) else {
+                    throw FileError(path: imagePath, kind: .invalidContent, problem: "embedded XMP: \(error)")
+                }
+                embeddedWarnings.append(Self.unreadableXMP + "\(error)")
+                packet = nil
+            }
+            if let packet {
+                if packet.hasProperties(inNamespace: AdjustmentNamespace.aas) {
+                    var loaded = try edit(from: packet, origin: .embedded(imagePath), path: imagePath)
+                    loaded.warnings.insert(contentsOf: embeddedWarnings, at: 0)
+                    return loaded
+                }
+                embeddedWarnings += packet.warnings.map { "embedded XMP: \($0)" }
+            }
         }
         let stem = URL(fileURLWithPath: imagePath).deletingPathExtension().path
         for sidecar in [stem + ".xmp", stem + ".XMP"] where FileManager.default.fileExists(atPath: sidecar) {
@@ -135,6 +159,20 @@ public struct EditSource: Sendable {
         }
         if let aae = Self.aaeSidecar(forImage: imagePath, folderNames: folderNames) { return try load(editFile: aae) }
         return LoadedEdit(chain: EditChain(), origin: .none, warnings: embeddedWarnings)
+    }
+
+    /// How the warning for a photo's own packet left out as unreadable starts.
+    static let unreadableXMP = "embedded XMP unreadable, rendered without it: "
+
+    /// Whether `bytes` (an XMP packet, or a JPEG's header) show any trace of the adjustment
+    /// namespace: its URI, or an `aas:` prefix, in ASCII or in UTF-16/32 text (NULs ignored).
+    /// An unreadable packet without one holds no edit to lose; one with one is a broken edit.
+    static func mayHoldAdjustments(_ bytes: [UInt8]) -> Bool {
+        let needles = [Array("ns.apple.com/adjustment-settings".utf8), Array("aas:".utf8)]
+        func contains(_ haystack: [UInt8]) -> Bool {
+            needles.contains { haystack.firstRange(of: $0) != nil }
+        }
+        return contains(bytes) || (bytes.contains(0) && contains(bytes.filter { $0 != 0 }))
     }
 
     /// The modern edit beside `imagePath` (aae-format.md §1): `STEM.AAE` in any case, else the

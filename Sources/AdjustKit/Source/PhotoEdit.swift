@@ -102,19 +102,22 @@ public struct PhotoEdit: Sendable {
     /// Writes an encoded rendering (`renderEncoded`, or `render()` then `Rendering.encoded(as:)`)
     /// atomically: to a temporary file beside `path`, renamed into place, so there is never a
     /// partial file. A JPEG gets this photo's metadata carried over by `MetadataCarryOver`: EXIF
-    /// with Orientation 1 and the new size, the ICC profile, the XMP without the aas edit. PNG
-    /// output carries no metadata but `metadata.provenance` (an XMP iTXt chunk). Returns the
-    /// carry-over's warnings.
+    /// with Orientation 1 and the new size, the ICC profile, the XMP without the aas edit. A PNG gets
+    /// the ICC profile (`iCCP`) and the same rewritten EXIF (`eXIf`) by `PNGMetadata`, and
+    /// `metadata.provenance` as an XMP iTXt chunk; no other XMP. Returns the carry-over's warnings.
     @discardableResult
     public func write(_ rendering: EncodedRendering, to path: String,
                       metadata: MetadataOptions = MetadataOptions()) throws(FileError) -> [String] {
         var (bytes, warnings) = (rendering.bytes, [String]())
+        var metadata = metadata
+        if edit.warnings.contains(where: { $0.hasPrefix(EditSource.unreadableXMP) }) { metadata.leaveOutXMP = true }
         switch rendering.format {
         case .jpeg:
             (bytes, warnings) = MetadataCarryOver.carryOver(from: original.metadataJPEG, into: bytes,
                                                             outputSize: rendering.size, options: metadata)
         case .png:
-            if let provenance = metadata.provenance { bytes = PNGXMPChunk.inserting(provenance.standalonePacket, into: bytes) }
+            (bytes, warnings) = PNGMetadata.carryOver(from: original.metadataJPEG, into: bytes,
+                                                      outputSize: rendering.size, options: metadata)
         }
         do { try AtomicFileWriter.write(bytes, to: path) } catch { throw FileError(path: path, kind: .unwritable, error) }
         return warnings
