@@ -22,7 +22,7 @@ final class PhotosLibraryDatabaseTests: XCTestCase {
         try XCTUnwrap(assets.first { $0.uuid.hasPrefix(prefix) }, prefix)
     }
 
-    // MARK: the fixture's assets (SOURCES.md §7)
+    // MARK: the fixture's assets (Fixtures/SOURCES.md, "photos-library/")
 
     func testFixtureAssets() throws {
         let database = try PhotosLibraryDatabase(libraryPath: Self.library)
@@ -52,7 +52,7 @@ final class PhotosLibraryDatabaseTests: XCTestCase {
             XCTAssertEqual(asset.fileName, "\(asset.uuid).\(ext)", prefix)
             XCTAssertEqual(asset.original, .inLibrary(relativePath: "originals/\(prefix.prefix(1))/\(asset.uuid).\(ext)"), prefix)
             XCTAssertNotNil(asset.addedDate, prefix)
-            // The originals SOURCES.md §7 kept are where the database says (1793FAAB's was left out).
+            // The originals Fixtures/SOURCES.md lists are where the database says (1793FAAB's was left out).
             if prefix != "1793FAAB" {
                 XCTAssertTrue(FileManager.default.fileExists(atPath: asset.originalPath(inLibrary: Self.library)!), prefix)
             }
