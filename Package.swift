@@ -13,7 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        // System libraries (Debian: libxml2-dev libturbojpeg0-dev libexif-dev libpng-dev liblcms2-dev libheif-dev zlib1g-dev).
+        // System libraries (Debian: libxml2-dev libturbojpeg0-dev libexif-dev libpng-dev liblcms2-dev libheif-dev zlib1g-dev libsqlite3-dev).
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0",
                        providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
@@ -32,6 +32,9 @@ let package = Package(
         // Linked by the tests only (they write HEICs); AdjustKit loads libheif at run time (CHeifLoader).
         .systemLibrary(name: "CHeif", pkgConfig: "libheif",
                        providers: [.apt(["libheif-dev"])]),
+        // A Photos library's database/Photos.sqlite, read only (PhotosLibraryDatabase; Debian: libsqlite3-dev).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
 
         // Region decoding and row-streamed encoding through libjpeg's own API (Debian:
         // libjpeg62-turbo-dev); C because libjpeg reports errors by longjmp.
@@ -40,7 +43,7 @@ let package = Package(
         .target(name: "CHeifLoader", linkerSettings: [.linkedLibrary("dl")]),
 
         .target(name: "XMPParse", dependencies: ["CLibXML2"]),
-        .target(name: "AdjustKit", dependencies: ["XMPParse", "CTurboJPEG", "CJPEGRegion", "CExif", "CPNG", "CZlib", "CLCMS2", "CHeifLoader"]),
+        .target(name: "AdjustKit", dependencies: ["XMPParse", "CTurboJPEG", "CJPEGRegion", "CExif", "CPNG", "CZlib", "CLCMS2", "CHeifLoader", "CSQLite"]),
         .executableTarget(name: "adjust", dependencies: [
             "AdjustKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -51,7 +54,7 @@ let package = Package(
 
         .testTarget(name: "XMPParseTests", dependencies: ["XMPParse"],
                     path: "Tests/XMPParseTests"),
-        .testTarget(name: "AdjustKitTests", dependencies: ["AdjustKit", "XMPParse", "adjust", "ImporterExample", "CZlib", "CHeif"],
+        .testTarget(name: "AdjustKitTests", dependencies: ["AdjustKit", "XMPParse", "adjust", "ImporterExample", "CZlib", "CHeif", "CSQLite"],
                     path: "Tests/AdjustKitTests"),
     ],
     swiftLanguageModes: [.v6]
