@@ -94,6 +94,14 @@ struct BatchCommand: ParsableCommand {
         valueName: "copy|skip|render"))
     var unedited: UneditedPolicy = .copy
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Apple's own render of an edit, found beside it (IMG_E1234.*, FullSizeRender.*, a library's UUID_1_201_a.jpeg): auto (default: written instead of the replay when the replay would leave something out or cannot replay at all — another app's edit), never, or prefer (whenever there is one). Converted to the requested format and size, its colour profile kept; the record says source apple-render.",
+        valueName: "auto|never|prefer"))
+    var appleRender: AppleRenderPolicy = .auto
+
+    @Flag(name: .long, help: "In a Photos library, render the photos in its trash too (left out by default).")
+    var includeTrashed = false
+
     @Flag(name: .long, help: "Leave photos whose output already exists alone (status skipped).")
     var skipExisting = false
 
@@ -155,7 +163,8 @@ struct BatchCommand: ParsableCommand {
         }
 
         // Every shard collects the whole batch, so that all agree on which input owns which output.
-        let allItems = BatchFiles.collect(inputs, out: out, format: format)
+        let collection = BatchFiles.collect(inputs, out: out, format: format, includeTrashed: includeTrashed)
+        let allItems = collection.items
         let items = allItems.filter { shard.owns($0.shardKey) }
         BatchFiles.removeStaleTemporaryFiles(in: out, keeping: Set(allItems.filter { !shard.owns($0.shardKey) }
             .compactMap(\.output)))
@@ -163,11 +172,12 @@ struct BatchCommand: ParsableCommand {
         do { optionsDescription = try outputOptionsDescription(format: format) } catch { throw Diagnostics.fail(error) }
         let job = BatchRunner(renderer: renderer, editSource: limits.editSource, planner: limits.planner,
                               size: size.request, format: format, quality: quality, metadata: metadata.options,
-                              xmpDir: xmpDir, skipExisting: skipExisting, unedited: unedited, update: update,
+                              xmpDir: xmpDir, skipExisting: skipExisting, unedited: unedited, appleRender: appleRender, update: update,
                               tool: "adjust \(Adjust.configuration.version)", optionsDescription: optionsDescription,
                               json: json, inputKeys: Set(allItems.compactMap(\.key)))
         let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, items.count))
         let progress = BatchProgress(total: items.count)
+        for remark in collection.remarks { progress.message("adjust: note: \(remark)") }
         let interruption = BatchInterruption()
         let outFolder = out, othersOutputs = Set(allItems.filter { !shard.owns($0.shardKey) }.compactMap(\.output))
         let signalSources = interruption.install(first: { signal in
@@ -186,7 +196,8 @@ struct BatchCommand: ParsableCommand {
 
         let orphans = update || prune ? sweepOrphans(allItems, job: job, progress: progress) : []
         let counts = progress.snapshot
-        summarize(counts, orphans: orphans, workers: workers, job: job, progress: progress, started: started)
+        summarize(counts, ignored: collection.ignored, orphans: orphans, workers: workers, job: job, progress: progress,
+                  started: started)
         if interruption.isInterrupted {
             progress.message("adjust: stopped after \(counts.done) of \(items.count) photos; "
                 + "re-run the same command with --update to finish")
@@ -214,12 +225,12 @@ struct BatchCommand: ParsableCommand {
     }
 
     /// The summary line(s) on standard error, and the summary object with --json.
-    private func summarize(_ counts: BatchProgress.Counts, orphans: [BatchRecord], workers: Int, job: BatchRunner,
-                           progress: BatchProgress, started: DispatchTime) {
+    private func summarize(_ counts: BatchProgress.Counts, ignored: BatchIgnored, orphans: [BatchRecord], workers: Int,
+                           job: BatchRunner, progress: BatchProgress, started: DispatchTime) {
         let noun = counts.done == 1 ? "file" : "files"
         let current = update ? "\(counts.current) current, " : ""
         progress.message("adjust: \(counts.done) \(noun): \(counts.ok) ok, \(counts.noEdit) without edits, "
-            + "\(current)\(counts.skipped) skipped, \(counts.failed) failed")
+            + "\(current)\(counts.skipped) skipped, \(counts.failed) failed" + (ignored.sentence.map { "; \($0)" } ?? ""))
         let orphaned = orphans.count { $0.status == .orphaned }, pruned = orphans.count { $0.status == .pruned }
         if !orphans.isEmpty {
             progress.message("adjust: \(orphans.count) output\(orphans.count == 1 ? "" : "s") whose original is gone: "
@@ -229,7 +240,7 @@ struct BatchCommand: ParsableCommand {
         let sweep = update || prune
         job.emit(BatchSummaryLine(summary: .init(
             files: counts.done, ok: counts.ok, noEdit: counts.noEdit, skipped: counts.skipped,
-            failed: counts.failed, jobs: workers, current: update ? counts.current : nil,
+            failed: counts.failed, jobs: workers, ignored: ignored.total > 0 ? ignored : nil, current: update ? counts.current : nil,
             orphaned: sweep ? orphaned : nil, pruned: sweep ? pruned : nil,
             totalMs: BatchRunner.milliseconds(since: started))))
     }
@@ -253,7 +264,7 @@ struct BatchCommand: ParsableCommand {
             "size=\(sizeText)", "format=\(format.rawValue)", "quality=\(format == .jpeg ? String(quality) : "-")",
             "working-space=\(colour.workingSpace)", "effect-luts=\(luts.isEmpty ? "built-in" : luts.joined(separator: ","))",
             "skip-unsupported=\(colour.skipUnknownFilters)", "tolerate-jpeg-warnings=\(limits.tolerateJpegWarnings)",
-            "metadata=\(metadataText)", "unedited=\(unedited.rawValue)",
+            "metadata=\(metadataText)", "unedited=\(unedited.rawValue)", "apple-render=\(appleRender.rawValue)",
         ].joined(separator: " ")
     }
 }

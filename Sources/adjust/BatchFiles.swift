@@ -1,14 +1,34 @@
 import AdjustKit
 import Foundation
 
-/// One photo to render: where it is, where its output goes, and a failure found before rendering.
+/// One photo to render: where it is, where its output goes, its edit and Apple's render as the
+/// layout it was found in pairs them, and a failure found before rendering.
 struct BatchItem: Sendable {
     var input: String
-    /// The path under its input root ("sub/IMG_0001.JPG"), the original extension kept.
+    /// The path under its input root ("sub/IMG_0001.JPG"; in a Photos library, the asset's
+    /// original file name), the original extension kept.
     var relative: String
     var output: String?
     var key: BatchFiles.Key?
     var failure: FileError?
+    /// What discovery paired with the photo (docs/spec/aae-format.md §1).
+    var found: FoundPhoto?
+
+    init(input: String, relative: String, output: String? = nil, key: BatchFiles.Key? = nil, failure: FileError? = nil,
+         found: FoundPhoto? = nil) {
+        (self.input, self.relative, self.output, self.key, self.failure, self.found) = (input, relative, output, key, failure, found)
+    }
+
+    /// The edit to read when the layout, not the photo's own folder, says where it is (a Photos
+    /// library's renders folder, an iPhone's Mutations folder); nil lets `EditSource` find it
+    /// (embedded XMP first, then the sidecars beside the photo).
+    var layoutEdit: String? {
+        guard let found, found.layout != .sidecar else { return nil }
+        return found.edit
+    }
+
+    /// Apple's own render of this photo's edit, when one was found beside it.
+    var appleRender: String? { found?.appleRender }
 }
 
 /// Finding the photos and mapping them to outputs.
@@ -71,59 +91,26 @@ enum BatchFiles {
         }
     }
 
-    /// Every photo under `inputs`, each once, in the order given (folders sorted by name), with its
-    /// output path under `out`. The `out` folder is never walked.
-    static func collect(_ inputs: [String], out: String, format: ImageFormat) -> [BatchItem] {
-        let outKey = key(out)
-        var items: [BatchItem] = []
-        var seen = Set<Key>()
-        var visitedDirectories = Set<Key>()
-
-        func add(_ path: String, relative: String, key fileKey: Key) {
-            guard seen.insert(fileKey).inserted else { return }   // named twice: rendered once
-            items.append(BatchItem(input: path, relative: relative, output: nil, key: fileKey, failure: nil))
-        }
-
-        func walk(_ directory: String, relative: String) {
-            guard let dirKey = key(directory), dirKey != outKey, visitedDirectories.insert(dirKey).inserted else { return }
-            let names: [String]
-            do {
-                names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
-            } catch {
-                items.append(BatchItem(input: directory, relative: relative, output: nil, key: nil,
-                                       failure: FileError(path: directory, kind: .unreadable,
-                                                          problem: "cannot read the folder: \(oneLine(error))")))
-                return
-            }
-            let photoNames = Set(names.filter(isInputName))
-            for name in names where !name.hasPrefix(".") && !isAppleRender(name, among: photoNames) {
-                let path = directory == "/" ? "/" + name : directory + "/" + name
-                let rel = relative.isEmpty ? name : relative + "/" + name
-                var s = stat()
-                guard stat(path, &s) == 0 else { continue }   // a dangling link
-                if s.st_mode & S_IFMT == S_IFDIR {
-                    walk(path, relative: rel)
-                } else if s.st_mode & S_IFMT == S_IFREG, isInputName(name) {
-                    add(path, relative: rel, key: Key(s))
-                }
-            }
-        }
-
+    /// Every photo under `inputs`, each once, in the order given (folders sorted by name), found
+    /// where it lives (`BatchCollection`), with its output path under `out`; every other file met
+    /// is counted by kind. The `out` folder is never walked.
+    static func collect(_ inputs: [String], out: String, format: ImageFormat, includeTrashed: Bool = false) -> BatchCollection {
+        var collection = BatchCollection(includeTrashed: includeTrashed, out: out)
+        let named = Set(inputs.map { ($0 as NSString).lastPathComponent })
         for input in inputs {
             var s = stat()
             guard stat(input, &s) == 0 else {
                 let why = String(cString: strerror(errno))
-                items.append(BatchItem(input: input, relative: "", output: nil, key: nil,
-                                       failure: FileError(path: input, kind: .unreadable, problem: "cannot open: \(why)")))
+                collection.items.append(BatchItem(input: input, relative: "",
+                                                  failure: FileError(path: input, kind: .unreadable, problem: "cannot open: \(why)")))
                 continue
             }
             if s.st_mode & S_IFMT == S_IFDIR {
                 var root = input
                 while root.count > 1, root.hasSuffix("/") { root.removeLast() }
-                walk(root, relative: "")
+                collection.addFolder(root, relative: "")
             } else {
-                add(input, relative: (input as NSString).lastPathComponent,
-                    key: Key(s))
+                collection.addNamedFile(input, among: named)
             }
         }
 
@@ -131,18 +118,18 @@ enum BatchFiles {
         var outDir = out
         while outDir.count > 1, outDir.hasSuffix("/") { outDir.removeLast() }
         var owners: [String: String] = [:]
-        for index in items.indices where items[index].failure == nil {
-            let stem = (items[index].relative as NSString).deletingPathExtension
+        for index in collection.items.indices where collection.items[index].failure == nil {
+            let stem = (collection.items[index].relative as NSString).deletingPathExtension
             let output = (outDir == "/" ? "/" : outDir + "/") + stem + "." + format.fileExtension
-            items[index].output = output
+            collection.items[index].output = output
             if let owner = owners[output] {
-                items[index].failure = FileError(path: output, kind: .unwritable,
-                                                 problem: "already the output of \(owner); not written twice")
+                collection.items[index].failure = FileError(path: output, kind: .unwritable,
+                                                            problem: "already the output of \(owner); not written twice")
             } else {
-                owners[output] = items[index].input
+                owners[output] = collection.items[index].input
             }
         }
-        return items
+        return collection
     }
 
     /// Removes every temporary file (`AtomicFileWriter.temporaryPrefix`) under `out` except those

@@ -26,6 +26,8 @@ enum BatchSource: String, Codable, Sendable {
     case copy
     /// A photo without an edit, decoded and written again (resized, converted or stripped).
     case original
+    /// Apple's own render of the edit (`--apple-render`), converted to the requested format and size.
+    case appleRender = "apple-render"
 }
 
 /// One line of `adjust batch --json`: what happened to one input. This is an interface
@@ -56,6 +58,8 @@ struct BatchRecord: Codable, Sendable, Equatable {
     var notReplayed: [String]?
     /// How a written output was made; absent when nothing was written.
     var source: BatchSource?
+    /// Apple's render used for the output (`source` apple-render).
+    var appleRender: String?
     /// Reading the file, parsing the edit and planning (the JPEG header is decoded here).
     var readMs: Double?
     /// Decoding, rendering and encoding: one streamed pass, the entropy decode interleaved with
@@ -70,7 +74,7 @@ struct BatchRecord: Codable, Sendable, Equatable {
     var totalMs: Double
 
     enum CodingKeys: String, CodingKey {
-        case input, output, status, error, reason, edit, editFile, chain, size, warnings, notReplayed, source, readMs, digestMs, renderMs, decodeMs
+        case input, output, status, error, reason, edit, editFile, chain, size, warnings, notReplayed, source, appleRender, readMs, digestMs, renderMs, decodeMs
         case writeMs, totalMs
     }
 
@@ -93,6 +97,7 @@ struct BatchRecord: Codable, Sendable, Equatable {
         try container.encodeIfPresent(warnings, forKey: .warnings)
         try container.encodeIfPresent(notReplayed, forKey: .notReplayed)
         try container.encodeIfPresent(source, forKey: .source)
+        try container.encodeIfPresent(appleRender, forKey: .appleRender)
         try container.encodeIfPresent(readMs, forKey: .readMs)
         try container.encodeIfPresent(digestMs, forKey: .digestMs)
         try container.encodeIfPresent(renderMs, forKey: .renderMs)
@@ -106,6 +111,8 @@ struct BatchRecord: Codable, Sendable, Equatable {
 struct BatchSummaryLine: Codable, Sendable, Equatable {
     struct Summary: Codable, Sendable, Equatable {
         var files, ok, noEdit, skipped, failed, jobs: Int
+        /// Files met that are not photos to render, by kind (videos, edits, Apple renders, …).
+        var ignored: BatchIgnored?
         /// `--update` and `--prune` runs only (absent otherwise).
         var current, orphaned, pruned: Int?
         var totalMs: Double

@@ -15,6 +15,8 @@ final class BatchRunner: Sendable {
     let skipExisting: Bool
     /// `--unedited`: what a photo without an edit gets.
     let unedited: UneditedPolicy
+    /// `--apple-render`: when Apple's render found beside an edit is written instead of the replay.
+    let appleRenderPolicy: AppleRenderPolicy
     /// `--update`: an output whose recorded provenance matches is left alone (status current).
     let update: Bool
     /// What every output records beside its digests: the tool and the output-changing options.
@@ -27,8 +29,9 @@ final class BatchRunner: Sendable {
 
     init(renderer: Renderer, editSource: EditSource, planner: RenderPlanner, size: SizeRequest, format: ImageFormat,
          quality: Int, metadata: MetadataOptions, xmpDir: String?, skipExisting: Bool, unedited: UneditedPolicy,
-         update: Bool, tool: String, optionsDescription: String, json: Bool, inputKeys: Set<BatchFiles.Key>) {
-        self.unedited = unedited
+         appleRender: AppleRenderPolicy, update: Bool, tool: String, optionsDescription: String, json: Bool,
+         inputKeys: Set<BatchFiles.Key>) {
+        (self.unedited, self.appleRenderPolicy) = (unedited, appleRender)
         (self.renderer, self.editSource, self.planner, self.size, self.format) = (renderer, editSource, planner, size, format)
         self.metadata = metadata
         (self.quality, self.xmpDir, self.skipExisting, self.json) = (quality, xmpDir, skipExisting, json)
@@ -97,8 +100,25 @@ final class BatchRunner: Sendable {
         var warnings: [String] = []
         defer { record.warnings = warnings.isEmpty ? nil : warnings.map { BatchFiles.oneLine($0) } }
 
-        let (photo, provenance) = try read(item, output: output, into: &record, warnings: &warnings)
+        let photo: PhotoEdit, provenance: Provenance
+        do {
+            (photo, provenance) = try read(item, output: output, into: &record, warnings: &warnings)
+        } catch where error.kind == .unsupported && appleRenderPolicy != .never && item.appleRender != nil {
+            // Another app's edit, or one this version cannot read: only Apple's render shows it.
+            warnings.append("note: \(item.input): \(BatchFiles.oneLine(error.description)); Apple's render is used")
+            try writeAppleRender(item, to: output, exists: outputExists, into: &record, warnings: &warnings)
+            return
+        }
         let hasEdit = photo.edit.origin != .none
+        if hasEdit, item.appleRender != nil, appleRenderPolicy == .prefer
+            || (appleRenderPolicy == .auto && !photo.edit.chain.notReplayed.isEmpty) {
+            let notReplayed = photo.edit.chain.notReplayed
+            record.notReplayed = notReplayed.isEmpty ? nil : notReplayed
+            warnings.append("note: \(item.input): " + (notReplayed.isEmpty ? "--apple-render prefer"
+                : "not replayed: \(notReplayed.joined(separator: ", "))") + "; Apple's render is used")
+            try writeAppleRender(item, to: output, exists: outputExists, into: &record, warnings: &warnings)
+            return
+        }
         if !hasEdit, unedited == .skip {
             record.status = .skipped
             record.reason = "no edit (--unedited skip)"
@@ -153,12 +173,13 @@ final class BatchRunner: Sendable {
         record.digestMs = Self.milliseconds(since: clock)
 
         clock = DispatchTime.now()
-        let editFile = xmpDir.flatMap { editInXMPDir($0, relative: item.relative) }
+        let xmpDirEdit = xmpDir.flatMap { editInXMPDir($0, relative: item.relative) }
+        let editFile = xmpDirEdit ?? item.layoutEdit
         let photo = try PhotoEdit(imagePath: item.input, editPath: editFile, size: size, editSource: editSource,
                                   planner: planner, renderer: renderer)
         record.readMs = Self.milliseconds(since: clock)
         record.chain = photo.edit.chain.steps.map(\.filterName)
-        (record.edit, record.editFile) = Self.describe(photo.edit.origin, fromXMPDir: editFile != nil)
+        (record.edit, record.editFile) = Self.describe(photo.edit.origin, fromXMPDir: xmpDirEdit != nil)
         let editLabel = record.editFile ?? item.input
         warnings += photo.edit.warnings.map { "warning: \(editLabel): \($0)" }
         warnings += photo.edit.notes.map { "note: \(editLabel): \($0)" }
@@ -215,7 +236,7 @@ final class BatchRunner: Sendable {
 
     /// What `output` records: the digests of the original and of an edit file outside it, the
     /// tool, the options, and where the original is as seen from the output's folder.
-    private func provenance(of item: BatchItem, output: String, originalDigest: String, editKind: String,
+    func provenance(of item: BatchItem, output: String, originalDigest: String, editKind: String,
                             editFile: String?) throws(FileError) -> Provenance {
         var editDigest: String?
         if let editFile, editFile != item.input { editDigest = try SHA256.hex(ofFileAt: editFile) }
@@ -227,7 +248,7 @@ final class BatchRunner: Sendable {
 
     /// Nil when the existing `output` records `provenance` (and is whole); otherwise why it is
     /// rendered again.
-    private static func staleness(of output: String, against provenance: Provenance) -> String? {
+    static func staleness(of output: String, against provenance: Provenance) -> String? {
         switch Provenance.recorded(inOutputAt: output) {
         case .recorded(let recorded): return provenance.change(since: recorded)
         case .none: return "output has no provenance"

@@ -78,6 +78,16 @@ public struct EditSource: Sendable {
     public var assumptions: AAEAssumptions
     /// The folders listed so far for AAE sidecars, shared by copies of this source.
     private let folderNames = FolderNameIndex()
+    /// False for a source that finds no edit for any photo (`EditSource.none`).
+    public var searches = true
+
+    /// A source for which every photo has no edit: for images that are finished renders (Apple's
+    /// own render of an edit), whose metadata must not be taken for an edit.
+    public static var none: EditSource {
+        var source = EditSource()
+        source.searches = false
+        return source
+    }
 
     /// A source that reads within `limits`.
     public init(limits: InputLimits = InputLimits(), aaeLimits: AAELimits = .default,
@@ -120,6 +130,7 @@ public struct EditSource: Sendable {
     /// (`mayHoldAdjustments`), and the photo is rendered without it. One that does is the edit
     /// itself, broken: refused, naming the problem.
     public func find(forImage imagePath: String, jpeg: [UInt8]) throws(FileError) -> LoadedEdit {
+        guard searches else { return LoadedEdit(chain: EditChain(), origin: .none) }
         var embeddedWarnings: [String] = []
         var packetBytes: [UInt8]?
         do {

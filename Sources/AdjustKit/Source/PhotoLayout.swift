@@ -59,7 +59,7 @@ public enum PhotoLayout: String, Sendable, CaseIterable {
     // MARK: Photos library
 
     /// `X/resources/renders/H` for `X/originals/H/UUID.ext` when X holds both folders; nil otherwise.
-    static func libraryRendersFolder(ofOriginal path: String) -> String? {
+    package static func libraryRendersFolder(ofOriginal path: String) -> String? {
         let hashFolder = folder(of: path), originals = folder(of: hashFolder)
         guard (originals as NSString).lastPathComponent == "originals" else { return nil }
         let renders = join(folder(of: originals), "resources/renders/" + (hashFolder as NSString).lastPathComponent)
@@ -67,7 +67,7 @@ public enum PhotoLayout: String, Sendable, CaseIterable {
     }
 
     /// Whether `folder` is the root of a Photos 5+ library: it holds `originals/` and `resources/renders/`.
-    static func isLibraryRoot(_ folder: String) -> Bool {
+    package static func isLibraryRoot(_ folder: String) -> Bool {
         isFolder(join(folder, "originals")) && isFolder(join(folder, "resources/renders"))
     }
 
@@ -85,7 +85,7 @@ public enum PhotoLayout: String, Sendable, CaseIterable {
     }
 
     /// Whether `folder` is an iPhone's `Media` folder: it holds `DCIM/` and `PhotoData/Mutations/DCIM/`.
-    static func isIPhoneMediaRoot(_ folder: String) -> Bool {
+    package static func isIPhoneMediaRoot(_ folder: String) -> Bool {
         isFolder(join(folder, "DCIM")) && isFolder(join(folder, "PhotoData/Mutations/DCIM"))
     }
 
@@ -121,23 +121,28 @@ public enum PhotoLayout: String, Sendable, CaseIterable {
         isPhotoName(name) && (name as NSString).deletingPathExtension.lowercased() == "fullsizerender"
     }
 
-    static func isFolder(_ path: String) -> Bool {
+    package static func isFolder(_ path: String) -> Bool {
         let path = path.isEmpty ? "." : path
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     /// The visible entries of `folder`, sorted; empty when it cannot be read.
-    static func names(in folder: String) -> [String] {
+    package static func names(in folder: String) -> [String] {
         let folder = folder.isEmpty ? "." : folder
         return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
     }
 
     /// The folder part of `path`: "" for a bare name, "/" for a name in the root.
-    static func folder(of path: String) -> String { (path as NSString).deletingLastPathComponent }
+    package static func folder(of path: String) -> String {
+        // Foundation on Linux traps on NSString("." or "").deletingLastPathComponent: a walk from
+        // "." asks for the folder of "." when it looks for a layout above the photo.
+        guard !path.isEmpty, path != ".", path != ".." else { return "" }
+        return (path as NSString).deletingLastPathComponent
+    }
 
     /// `folder/name`; `name` alone when `folder` is "" (a path relative to the working folder).
-    static func join(_ folder: String, _ name: String) -> String {
+    package static func join(_ folder: String, _ name: String) -> String {
         if folder.isEmpty { return name }
         return folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }

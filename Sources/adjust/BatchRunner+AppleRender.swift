@@ -1,0 +1,67 @@
+import AdjustKit
+import ArgumentParser
+import Foundation
+
+/// `--apple-render`: when a photo's output is Apple's own render of its edit (found beside the
+/// edit: `IMG_E1234.*`, `FullSizeRender.*`, a library's `UUID_1_201_a.jpeg`) rather than the replay.
+enum AppleRenderPolicy: String, ExpressibleByArgument, CaseIterable, Sendable {
+    /// When the replay would leave something out (`notReplayed`) or cannot replay at all
+    /// (another app's edit, an edit this version cannot read).
+    case auto
+    /// Never: such photos are rendered without what cannot be replayed, or fail.
+    case never
+    /// Whenever one is there.
+    case prefer
+}
+
+extension BatchRunner {
+    /// Writes Apple's render of `item`'s edit as its output, converted to the requested format and
+    /// size (a byte copy when nothing asked for changes it), its colour profile and metadata kept;
+    /// the provenance records the render's digest, so `--update` notices a new render.
+    func writeAppleRender(_ item: BatchItem, to output: String, exists outputExists: Bool,
+                          into record: inout BatchRecord, warnings: inout [String]) throws(FileError) {
+        guard let renderPath = item.appleRender else { return }
+        var clock = DispatchTime.now()
+        let originalDigest = try SHA256.hex(ofFileAt: item.input)
+        let provenance = Provenance(tool: tool, originalDigest: originalDigest, editKind: "apple-render",
+                                    editDigest: try SHA256.hex(ofFileAt: renderPath), options: optionsDescription,
+                                    originalPath: BatchFiles.relativePath(of: item.input,
+                                                                          from: (output as NSString).deletingLastPathComponent))
+        record.digestMs = (record.digestMs ?? 0) + Self.milliseconds(since: clock)
+        (record.edit, record.editFile) = (record.edit ?? "aae", record.editFile ?? item.found?.edit)
+        record.appleRender = renderPath
+        if update {
+            record.reason = outputExists ? Self.staleness(of: output, against: provenance) : "no output yet"
+            if record.reason == nil {
+                (record.status, record.reason) = (.current, "output is current")
+                return
+            }
+        }
+        clock = DispatchTime.now()
+        // Apple's render is upright and finished: read as a photo without an edit, never searched for one.
+        let render = try PhotoEdit(imagePath: renderPath, editPath: nil, size: size, editSource: EditSource.none,
+                                   planner: planner, renderer: renderer)
+        record.readMs = (record.readMs ?? 0) + Self.milliseconds(since: clock)
+        if UneditedPolicy.copyIsFaithful(render, size: size, format: format, metadata: metadata) {
+            clock = DispatchTime.now()
+            try UneditedPolicy.copy(render, to: output)
+            try ProvenanceSidecar.write(provenance, forOutput: output)
+            record.writeMs = Self.milliseconds(since: clock)
+            record.size = [render.plan.outputSize.width, render.plan.outputSize.height]
+        } else {
+            clock = DispatchTime.now()
+            let rendering = try render.renderEncoded(format: format, quality: quality)
+            record.renderMs = Self.milliseconds(since: clock)
+            clock = DispatchTime.now()
+            var metadata = self.metadata
+            metadata.provenance = metadata.stripAll ? nil : provenance
+            warnings += try render.write(rendering, to: output, metadata: metadata).map { "warning: \(renderPath): \($0)" }
+            if metadata.stripAll { try ProvenanceSidecar.write(provenance, forOutput: output) } else {
+                ProvenanceSidecar.remove(forOutput: output)
+            }
+            record.writeMs = Self.milliseconds(since: clock)
+            record.size = [rendering.size.width, rendering.size.height]
+        }
+        (record.status, record.source) = (.ok, .appleRender)
+    }
+}
