@@ -18,7 +18,8 @@ import Foundation
 ///    space (linear sRGB → XYZ → LMS, signed ^0.43, then P and T; h = atan2(T, P)/2π in [0, 1));
 ///    g = clamp(1 − S′·cos(2π(h − H′)), 0.45, 3) with H′ = 0.5·H + 0.35 wrapped into [0, 1) and
 ///    S′ = 0.8·S; the power applied at half strength and faded in with chroma,
-///    e = 1 + 0.5·min(1, C/0.1)·(g − 1), about the pivot 0.85: bw ← 0.85·(bw/0.85)^e.
+///    e = 1 + 0.5·min(1, max(0, C − 0.002)/0.1)·(g − 1) (0.002: float noise on greys),
+///    about the pivot 0.85: bw ← 0.85·(bw/0.85)^e.
 /// 4. offsets (identities at 0 [V]; their forms [I], kept from the earlier approximation): on the
 ///    encoded grey v, `offsetNeutralGamma` n: v ← v^(2^(−0.8·n·(1 − sat))), sat = (max − min)/max
 ///    of the pixel's colour; `offsetTone` t: v ← v − 0.9·t·v(1 − v)(1 − 2v).
@@ -103,7 +104,7 @@ private struct SmartBlackAndWhiteKernel: PixelKernel {
         if y > 0, powerAmount > 0 {
             let (hue, chroma) = Self.iptHue(lr, lg, lb)
             let power = min(3, max(0.45, 1 - powerAmount * cosf(2 * .pi * (hue - powerHue))))
-            let e = 1 + 0.5 * min(1, chroma / 0.1) * (power - 1)
+            let e = 1 + 0.5 * min(1, max(0, chroma - 0.002) / 0.1) * (power - 1)
             y = min(1, 0.85 * powf(y / 0.85, e))
         }
         var v = min(1, max(0, SRGBTransfer.encode(y)))
@@ -123,6 +124,7 @@ private struct SmartBlackAndWhiteKernel: PixelKernel {
         let y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * b
         let z = 0.0193339 * r + 0.1191920 * g + 0.9503041 * b
         func compress(_ v: Float) -> Float { v < 0 ? -powf(-v, 0.43) : powf(v, 0.43) }
+        // D65 white gives L = M = S = 1 (to 10⁻⁴), so a neutral has P = T ≈ 0: no power on greys.
         let l = compress(0.4002 * x + 0.7075 * y - 0.0807 * z)
         let m = compress(-0.2280 * x + 1.1500 * y + 0.0612 * z)
         let s = compress(0.9184 * z)

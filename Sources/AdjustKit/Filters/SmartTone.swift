@@ -19,7 +19,7 @@ import Foundation
 /// 2. high-key: x ← x + brightness·(√(1 − (x − 1)²) − x);
 /// 3. tone: x ← (x − black/20)/(2^(−2·exposure) − black/20), clamped; highlights h: amt =
 ///    1.45 − 0.45·e^(−h²/0.75) (h > 0) or 0.55 + 0.45·e^(−h²/0.75), x ← x + lum²·(0.8·(x/0.8)^(3 − 2amt)
-///    − x), lum = (0.299, 0.587, 0.114)·x; contrast c: q = √x, q ← q + 3.4·c·y(1 − y)·(q − 0.5),
+///    − x) clamped to 1, lum = (0.299, 0.587, 0.114)·x; contrast c: q = √x, q ← q + 3.4·c·y(1 − y)·(q − 0.5),
 ///    y = √mean(x), x ← q².
 /// The light map (modern-colour.md §2: 31 × 31 cells × 2 planes, row-major from the top-left,
 /// stretched over the stored image) is smoothed once with a Gaussian of σ = 1 cell onto a grid of
@@ -278,14 +278,15 @@ struct SmartToneModel: Sendable {
         b = Self.clamp01((b - blackOffset) * exposureScale)
         if highlightPower != 1 {
             let lum = 0.299 * r + 0.587 * g + 0.114 * b, w = lum * lum
-            @inline(__always) func lift(_ x: Float) -> Float { x + w * (0.8 * powf(x / 0.8, highlightPower) - x) }
+            // Clamped to 1: for h > 0 the curve above the pivot rises past white.
+            @inline(__always) func lift(_ x: Float) -> Float { min(1, x + w * (0.8 * powf(x / 0.8, highlightPower) - x)) }
             (r, g, b) = (lift(r), lift(g), lift(b))
         }
         if contrast != 0 {
             let y = max(0, (r + g + b) / 3).squareRoot()
             let a = 3.4 * contrast * y * (1 - y)
             @inline(__always) func curve(_ x: Float) -> Float {
-                let q = max(0, x).squareRoot(); let n = max(0, q + a * (q - 0.5)); return n * n
+                let q = max(0, x).squareRoot(); let n = min(1, max(0, q + a * (q - 0.5))); return n * n
             }
             (r, g, b) = (curve(r), curve(g), curve(b))
         }
