@@ -257,7 +257,7 @@ struct BatchCommand: ParsableCommand {
         var luts: [String] = []
         for entry in colour.effectLut.sorted() {
             guard let (effect, path) = try? ColourOptionGroup.split(entry) else { continue }
-            luts.append("\(effect.rawValue):sha256:\(try SHA256.hex(ofFileAt: path))")
+            luts.append("\(effect.name):sha256:\(try SHA256.hex(ofFileAt: path))")
         }
         let metadataText = metadata.stripMetadata ? "none" : metadata.stripGps ? "no-gps" : "all"
         return [

@@ -42,28 +42,32 @@ struct ColourOptionGroup: ParsableArguments {
 
     /// Reads the tables; a bad file is a one-line error naming it.
     func options() throws(FileError) -> ColourOptions {
-        var cubes: [PhotoEffect: ColourCube] = [:]
+        var cubes: [PhotoEffect: ColourCube] = [:], modernCubes: [ModernPhotoEffect: ColourCube] = [:]
         for entry in effectLut {
             guard let (effect, path) = try? Self.split(entry) else { continue }   // validate() checked
             let text = String(decoding: try InputFile.read(path, limit: 64 << 20), as: UTF8.self)
             do {
-                cubes[effect] = try ColourCube.parse(text)
+                switch effect {
+                case .classic(let effect): cubes[effect] = try ColourCube.parse(text)
+                case .modern(let effect): modernCubes[effect] = try ColourCube.parse(text)
+                }
             } catch {
                 throw FileError(path: path, kind: .invalidContent, problem: "not a usable .cube table: \(error)")
             }
         }
         return ColourOptions(workingSpace: WorkingSpace(rawValue: workingSpace) ?? .linear, effectCubes: cubes,
-                             skipUnknownFilters: skipUnknownFilters)
+                             modernEffectCubes: modernCubes, skipUnknownFilters: skipUnknownFilters)
     }
 
-    static func split(_ entry: String) throws -> (PhotoEffect, String) {
+    static func split(_ entry: String) throws -> (EffectIntensityDissolve.Look, String) {
         guard let equals = entry.firstIndex(of: "=") else {
             throw ValidationError("--effect-lut takes EFFECT=FILE, got '\(entry)'")
         }
         let name = String(entry[..<equals]), path = String(entry[entry.index(after: equals)...])
-        guard let effect = PhotoEffect(name: name), !path.isEmpty else {
+        guard let effect = EffectIntensityDissolve.Look(name: name), !path.isEmpty else {
             throw ValidationError("--effect-lut: '\(name)' is not a photo effect (use one of "
-                + PhotoEffect.allCases.map(\.rawValue).joined(separator: ", ") + ") or the file is missing")
+                + PhotoEffect.allCases.map(\.rawValue).joined(separator: ", ") + ", or a modern Photos filter: "
+                + ModernPhotoEffect.allCases.map(\.rawValue).joined(separator: ", ") + ") or the file is missing")
         }
         return (effect, path)
     }

@@ -22,7 +22,8 @@ final class AAESupportTests: XCTestCase {
         ("Effect", #"{"effectName":"Vivid","effectIntensity":1}"#, .unsupported),
         ("Effect", #"{"effectName":"DramaticCool"}"#, .unsupported),
         ("Effect", #"{"effectName":"Silvertone"}"#, .unsupported),
-        ("Effect3D", #"{"effectName":"3DVivid"}"#, .unsupported),
+        ("Effect3D", #"{"effectName":"3DVivid"}"#, .approximate),
+        ("Effect", #"{"effectName":"3DDramaticCool","effectVersion":1}"#, .approximate),
         ("WhiteBalance", #"{"colorType":"faceBalance","faceI":0.1,"faceQ":-0.05,"faceStrength":0.8,"faceWarmth":0.3}"#, .strong),
         ("WhiteBalance", #"{"colorType":"tempTint","temperature":5600,"tint":10}"#, .approximate),
         ("WhiteBalance", #"{"colorType":"warmTint","warmTemp":0.2,"warmTint":0.1,"warmFace":0}"#, .approximate),
@@ -83,6 +84,7 @@ final class AAESupportTests: XCTestCase {
         XCTAssertEqual(AAESupport.level(of: vivid), .unsupported)
         XCTAssertEqual(AAESupport.level(of: vivid, hasUserCube: true), .approximate)
         let threeD = AAEAdjustment(identifier: "Effect3D", settings: ["effectName": .string("3DVivid")])
+        XCTAssertEqual(AAESupport.level(of: threeD), .approximate, "a built-in approximation")
         XCTAssertEqual(AAESupport.level(of: threeD, hasUserCube: true), .approximate)
     }
 

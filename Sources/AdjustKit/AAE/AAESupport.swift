@@ -41,7 +41,7 @@ public enum AAESupport {
             "Crop": Entry(level: .exact, chainFilter: "geometry"),
             "Orientation": Entry(level: .exact, chainFilter: "orientation"),
             "Effect": Entry(level: .approximate, chainFilter: "effect"),
-            "Effect3D": Entry(level: .unsupported, chainFilter: "effect"),
+            "Effect3D": Entry(level: .approximate, chainFilter: "effect3D"),
             "WhiteBalance": Entry(level: .strong, chainFilter: "whiteBalance"),
             "SmartTone": Entry(level: .approximate, chainFilter: "smartTone"),
             "SmartColor": Entry(level: .approximate, chainFilter: "smartColor"),
@@ -81,11 +81,11 @@ public enum AAESupport {
             let pitch = adjustment.settings["pitch"]?.numberValue ?? 0
             let yaw = adjustment.settings["yaw"]?.numberValue ?? 0
             return pitch != 0 || yaw != 0 ? .approximate : base
-        case "Effect":
+        case "Effect", "Effect3D":
+            // The iOS 7 names and the modern ones (3DVivid, …, 3DNoir) have built-in approximations.
             let name = adjustment.settings["effectName"]?.stringValue ?? ""
-            return iOS7EffectNames.contains(name) || hasUserCube ? .approximate : .unsupported
-        case "Effect3D":
-            return hasUserCube ? .approximate : .unsupported
+            return iOS7EffectNames.contains(name) || ModernPhotoEffect(name: name) != nil || hasUserCube
+                ? .approximate : .unsupported
         case "WhiteBalance":
             return adjustment.settings["colorType"]?.stringValue == "faceBalance" ? .strong : .approximate
         default:

@@ -4,12 +4,15 @@ public struct ColourOptions: Sendable {
     public var workingSpace: WorkingSpace
     /// Exact tables supplied by the user; effects without one use `BuiltInPhotoEffects`.
     public var effectCubes: [PhotoEffect: ColourCube]
+    /// Exact tables for the modern filters (`3DVivid`, …); the others use `ModernPhotoEffects`.
+    public var modernEffectCubes: [ModernPhotoEffect: ColourCube]
     /// Render past `aas:Filters` names this version does not know (with a warning) instead of failing.
     public var skipUnknownFilters: Bool
 
     /// Defaults: linear working space, built-in effect approximations, unknown filters refused.
     public init(workingSpace: WorkingSpace = .linear, effectCubes: [PhotoEffect: ColourCube] = [:],
-                skipUnknownFilters: Bool = false) {
+                modernEffectCubes: [ModernPhotoEffect: ColourCube] = [:], skipUnknownFilters: Bool = false) {
         (self.workingSpace, self.effectCubes, self.skipUnknownFilters) = (workingSpace, effectCubes, skipUnknownFilters)
+        self.modernEffectCubes = modernEffectCubes
     }
 }

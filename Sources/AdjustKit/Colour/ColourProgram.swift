@@ -6,7 +6,12 @@ struct ColourProgram: Sendable {
     let space: WorkingSpace
     /// Work on neighbourhoods of the stored image, first (red-eye repair).
     let storedRegion: [any RegionKernel]
+    /// The stored-frame per-colour kernels before the first stored positional kernel: these run
+    /// through the colour memo.
     let storedFrame: [any PixelKernel]
+    /// From the first stored positional kernel on (SmartTone's local light), the stored-frame
+    /// kernels in chain order, run per pixel after `storedFrame`; empty for most chains.
+    let storedTail: [StoredStep]
     let outputFrame: [any PixelKernel]
     /// Position-dependent work on the output, after `outputFrame`.
     let outputPositional: [any PositionalKernel]
@@ -18,7 +23,7 @@ struct ColourProgram: Sendable {
     init(chain: EditChain, options: ColourOptions) throws(RenderError) {
         space = options.workingSpace
         var region: [any RegionKernel] = [], stored: [any PixelKernel] = [], output: [any PixelKernel] = []
-        var positional: [any PositionalKernel] = []
+        var positional: [any PositionalKernel] = [], tail: [StoredStep] = []
         var approximations: [String] = [], skipped: [String] = [], unsupported: [String] = []
         for case let filter as any ColourFilter in chain.filters {
             let stage: ColourStage
@@ -32,12 +37,15 @@ struct ColourProgram: Sendable {
             case nil: break
             case .storedRegion(let kernel)?: region.append(kernel)
             case .outputPositional(let kernel)?: positional.append(kernel)
+            case .storedPositional(let kernel)?: tail.append(.positional(kernel))
             case .pointwise(let kernel)?:
-                if type(of: filter).role == .outputColour { output.append(kernel) } else { stored.append(kernel) }
+                if type(of: filter).role == .outputColour { output.append(kernel) }
+                else if tail.isEmpty { stored.append(kernel) } else { tail.append(.pointwise(kernel)) }
             }
         }
         guard unsupported.isEmpty else { throw .unsupportedAdjustments(unsupported) }
         (storedRegion, storedFrame, outputFrame, outputPositional) = (region, stored, output, positional)
+        storedTail = tail
         (self.approximations, self.skipped) = (approximations, skipped)
     }
 
@@ -46,7 +54,30 @@ struct ColourProgram: Sendable {
         var warnings: [String] = []
         for kernel in storedRegion { warnings += kernel.apply(to: &image, space: space) }
         Self.apply(storedFrame, to: &image.pixels, size: image.size, channels: 3)
+        if !storedTail.isEmpty {
+            let size = image.size
+            image.pixels.withUnsafeMutableBufferPointer { buffer in
+                let base = buffer.baseAddress!
+                ParallelRows.forEach(size.height) { y in
+                    applyStoredTail(row: base + y * size.width * 3, count: size.width, x0: 0, y: y, imageSize: size)
+                }
+            }
+        }
         return warnings
+    }
+
+    /// `storedTail` on `count` RGB pixels of decoded row `y` from image column `x0` (both renderers
+    /// call this, on whatever runs of rows they hold).
+    func applyStoredTail(row: UnsafeMutablePointer<Float>, count: Int, x0: Int, y: Int, imageSize: PixelSize) {
+        for step in storedTail {
+            switch step {
+            case .pointwise(let kernel):
+                var p = row
+                for _ in 0..<count { kernel.apply(&p[0], &p[1], &p[2]); p += 3 }
+            case .positional(let kernel):
+                kernel.apply(row: row, count: count, x0: x0, y: y, imageSize: imageSize)
+            }
+        }
     }
 
     /// The region kernels' remarks on a stored image of `imageSize`: what `applyToStoredFrame`
@@ -73,6 +104,12 @@ struct ColourProgram: Sendable {
                 }
             }
         }
+    }
+
+    /// One stored-frame step from the first positional one on.
+    enum StoredStep: Sendable {
+        case pointwise(any PixelKernel)
+        case positional(any StoredPositionalKernel)
     }
 
     /// Runs `kernels` on every pixel (RGB or RGBA; fully transparent RGBA pixels are skipped).

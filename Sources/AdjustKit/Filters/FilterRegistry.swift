@@ -16,6 +16,7 @@ enum FilterRegistry {
         Levels.self,
         SmartBlackAndWhite.self,
         EffectIntensityDissolve.self,
+        Effect3DDissolve.self,
         AffineMap.self,
         Crop.self,
         CameraRawCrop.self,

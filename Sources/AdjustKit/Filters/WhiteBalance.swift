@@ -40,6 +40,8 @@ public struct WhiteBalance: Equatable, Sendable {
 
     /// The `colorType` names, in the file's spelling.
     static let colorTypes = ["faceBalance", "tempTint", "warmTint", "neutralGray"]
+    /// `colorType` as a number, as real macOS 10.15 files store it: 1 = faceBalance [V].
+    static let numberedColorTypes: [Double: String] = [1: "faceBalance"]
 
     /// The linear-light channel gains of the three approximate kinds (nil for faceBalance).
     var channelGains: (Double, Double, Double)? {
@@ -153,14 +155,31 @@ extension WhiteBalance: ColourFilter, AAEAdjustmentFilter {
     /// Unit-free.
     public func rescaled(by factors: RescaleFactors) -> WhiteBalance { self }
 
-    /// nil when the settings change nothing (the face-balance kernel's identity, or every gain
+    /// `colorType` is a name or, as in real macOS 10.15 files, a number (1 = faceBalance; other
+    /// numbers are refused). nil when `isDefaults` is true, or when the settings change nothing
+    /// (the face-balance kernel's identity — face strength 0 — or every gain
     /// within 10⁻⁴ of 1). Ranges: face I/Q ±1 and strength/warmth 0…1 (as `CIFaceBalance`),
     /// temperature 1667…25000 K (refused outside 500…100 000), tint ±150 (refused beyond ±1000),
     /// sliders ±1 (refused beyond ±3), grey Y 0…1, I/Q ±1; clamped inside, as
     /// `AAEAdjustment.rangedNumber` says.
     static func read(aae adjustment: AAEAdjustment, assumptions: AAEAssumptions) throws(AAEError) -> WhiteBalance? {
-        let colorType = try adjustment.string("colorType")
         let a = adjustment
+        // An adjustment Photos marks as at its defaults is a no-op (aae-format.md §10).
+        if a.settings["isDefaults"]?.flagValue == true { return nil }
+        let colorType: String
+        switch a.settings["colorType"] {
+        case .number(let n)?:
+            // Real macOS 10.15 files store the kind as a number: 1 is faceBalance [V]; no other
+            // number has been seen, so any other is refused rather than guessed.
+            guard let name = numberedColorTypes[n] else {
+                throw .wrongSettingType(adjustment: a.identifier, key: "colorType",
+                                        expected: "one of " + colorTypes.joined(separator: ", ") + " (or 1, faceBalance)",
+                                        found: String(n.description.prefix(20)))
+            }
+            colorType = name
+        default:
+            colorType = try adjustment.string("colorType")
+        }
         let value: WhiteBalance
         switch colorType {
         case "faceBalance":

@@ -60,7 +60,8 @@ struct FusedRenderer {
         }
         let regionPass = StoredRegionPass(kernels: program.storedRegion, plan: plan)
         // The pixel copy takes each colour through one memo: not for kernels that need more.
-        if !plan.needsResample, regionPass.isEmpty, program.outputPositional.isEmpty, let offset = sampler.pixelCopyOffset {
+        if !plan.needsResample, regionPass.isEmpty, program.outputPositional.isEmpty, program.storedTail.isEmpty,
+           let offset = sampler.pixelCopyOffset {
             return try runPixelCopy(open: { try open(region) }, sampler: sampler, offset: offset, pipeline: pipeline,
                                     sink: sink)
         } else {
@@ -142,12 +143,12 @@ struct FusedRenderer {
         let decoded = SourceRowWindow<UInt8>(top: region.y, bottom: region.y + region.height, width: reader.width,
                                              capacity: needs.monotone ? 2 * needs.span + Self.readAhead + regionRows
                                                                       : region.height)
-        let exactEncoding = !program.storedRegion.isEmpty || !program.outputPositional.isEmpty
+        let exactEncoding = !program.storedRegion.isEmpty || !program.outputPositional.isEmpty || !program.storedTail.isEmpty
         let stream = SampledStream(plan: plan, space: program.space, exactEncoding: exactEncoding,
                                    sampler: sampler, needs: needs, pipeline: pipeline, columnOffset: reader.columnOffset,
                                    sink: sink)
         let memo = program.storedFrameMemo()
-        if memo != nil || !regionPass.isEmpty {
+        if memo != nil || !regionPass.isEmpty || !program.storedTail.isEmpty {
             // The stored-frame kernels run once per source pixel (once per distinct colour,
             // through the memo), on every core, as rows are needed: the decoder thread, which
             // is what a reduced render waits on, only decodes. Rows are converted when a chunk
@@ -158,7 +159,7 @@ struct FusedRenderer {
                                                  capacity: needs.monotone ? needs.span + max(0, firstNeed - region.y) + regionRows
                                                                           : region.height)
             let conversion = StoredFrameConversion(decoded: decoded, working: working, memo: memo,
-                                                   kernels: program.storedFrame, space: program.space,
+                                                   kernels: program.storedFrame, program: program, space: program.space,
                                                    regionPass: regionPass, imageSize: plan.decodedSize,
                                                    columnOffset: reader.columnOffset)
             try withDecoderThread(reader: reader, window: decoded) {
@@ -437,6 +438,10 @@ private final class StoredFrameConversion {
     let memo: ColourMemo<SIMD3<Float>>?
     /// The stored-frame kernels the memo runs, for the pixels a repair changed.
     let kernels: [any PixelKernel]
+    /// Runs the stored-frame steps from the first positional kernel on (`ColourProgram.storedTail`),
+    /// per pixel, after the memo; nil when there are none.
+    private let program: ColourProgram?
+    private let imageSize: PixelSize, columnOffset: Int
     let space: WorkingSpace
     /// Decoded byte → working value (`space.fromByte`).
     private let table: UnsafeMutablePointer<Float>
@@ -446,9 +451,11 @@ private final class StoredFrameConversion {
     private var next: Int, nextGroup = 0
 
     init(decoded: SourceRowWindow<UInt8>, working: SourceRowWindow<Float>, memo: ColourMemo<SIMD3<Float>>?,
-         kernels: [any PixelKernel], space: WorkingSpace, regionPass: StoredRegionPass, imageSize: PixelSize,
-         columnOffset: Int) {
+         kernels: [any PixelKernel], program: ColourProgram, space: WorkingSpace, regionPass: StoredRegionPass,
+         imageSize: PixelSize, columnOffset: Int) {
         (self.decoded, self.working, self.memo, self.kernels, self.space) = (decoded, working, memo, kernels, space)
+        self.program = program.storedTail.isEmpty ? nil : program
+        (self.imageSize, self.columnOffset) = (imageSize, columnOffset)
         table = .allocate(capacity: 256)
         table.initialize(from: space.fromByte, count: 256)
         groups = regionPass.groups
@@ -483,17 +490,23 @@ private final class StoredFrameConversion {
     /// Converts `rows` on every core: through the memo, or through the table alone for rows of
     /// the groups about to be repaired (and every row when there is no memo).
     private func convertRows(_ rows: Range<Int>, raw: ArraySlice<StoredRegionPass.Group>) {
-        let (width, cells, table) = (decoded.width, memo?.cells, table)
+        let (width, cells, table, program) = (decoded.width, memo?.cells, table, program)
+        let (imageSize, columnOffset) = (imageSize, columnOffset)
         ParallelRows.forEachPart(of: rows, parts: min(ChunkedRowPipeline.workers, rows.count)) { _, rows in
             for y in rows {
                 let (row, slot) = (decoded.row(y), working.row(y))
-                if let cells, !raw.contains(where: { $0.rows.contains(y) }) {
+                let isRaw = raw.contains(where: { $0.rows.contains(y) })
+                if let cells, !isRaw {
                     for x in 0..<width {
                         let value = cells.value(row[x * 3], row[x * 3 + 1], row[x * 3 + 2])
                         slot[x * 3] = value.x; slot[x * 3 + 1] = value.y; slot[x * 3 + 2] = value.z
                     }
                 } else {
                     for i in 0..<(width * 3) { slot[i] = table[Int(row[i])] }
+                }
+                // Rows about to be repaired get the tail after their repairs (`repair`).
+                if let program, !isRaw {
+                    program.applyStoredTail(row: slot, count: width, x0: columnOffset, y: y, imageSize: imageSize)
                 }
             }
         }
@@ -504,6 +517,14 @@ private final class StoredFrameConversion {
     /// others (the same kernels on the same values).
     private func repair(_ group: StoredRegionPass.Group) {
         for piece in group.pieces { piece.apply(pixels, space) }
+        defer {
+            if let program {
+                for y in group.rows {
+                    program.applyStoredTail(row: working.row(y), count: decoded.width, x0: columnOffset, y: y,
+                                            imageSize: imageSize)
+                }
+            }
+        }
         guard let cells = memo?.cells else { return }
         let width = decoded.width
         for y in group.rows {
