@@ -69,6 +69,11 @@ struct FidelityCommand: ParsableCommand {
         count); 65 when any failed (an input that is missing included); 64 bad command line; 66 \
         an --effect-lut table is missing (65 if it is malformed); 73 the --html page cannot be \
         written (its folder is checked before any photo is rendered).
+
+        EXAMPLES:
+          adjust fidelity ~/Pictures/export                  (IMG_1234.HEIC + .AAE + IMG_E1234.JPG)
+          adjust fidelity "Photos Library.photoslibrary" --html fidelity.html
+          adjust fidelity Fixtures/apple-renders --json
         """)
 
     @Argument(help: ArgumentHelp("Folders (walked recursively) or original photos.", valueName: "FOLDER"))

@@ -110,7 +110,7 @@ final class BatchTests: XCTestCase {
         let lines = run.stderr.split(separator: "\n").map(String.init)
         XCTAssertTrue(lines.contains { $0.hasPrefix("adjust: error: \(photos)/bad.jpg: ") }, run.stderr)
         XCTAssertTrue(lines.contains("adjust: ok \(photos)/iphone4s-2592x1936.jpg -> \(out)/iphone4s-2592x1936.jpg"), run.stderr)
-        XCTAssertEqual(lines.last, "adjust: 5 files: 1 ok, 3 without edits, 0 skipped, 1 failed")
+        XCTAssertEqual(lines.last, "adjust: 5 files: 1 ok, 3 without edits, 0 skipped, 1 failed; 1 edit file, 1 other file ignored")
         XCTAssertFalse(run.stderr.contains("\r"))
         let leftovers = try FileManager.default.subpathsOfDirectory(atPath: out).filter { $0.contains("/.") || $0.hasPrefix(".") }
         XCTAssertEqual(leftovers, [], "no temporary files left")

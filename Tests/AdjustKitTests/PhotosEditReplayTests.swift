@@ -78,7 +78,7 @@ final class PhotosEditReplayTests: XCTestCase {
         let adjustment = AAEAdjustment(identifier: "X", settings: [
             "a": .string("0.25"), "b": .bool(true), "c": .number(0), "d": .string("yes"), "e": .string("soft")])
         XCTAssertEqual(try adjustment.optionalNumber("a"), 0.25)
-        XCTAssertEqual(try adjustment.optionalNumber("b"), 1)
+        XCTAssertThrowsError(try adjustment.optionalNumber("b"), "a boolean is not a number")
         XCTAssertEqual(try adjustment.optionalFlag("c"), false)
         XCTAssertEqual(try adjustment.optionalFlag("d"), true)
         XCTAssertThrowsError(try adjustment.optionalNumber("e"))

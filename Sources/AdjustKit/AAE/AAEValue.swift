@@ -44,12 +44,12 @@ public indirect enum AAEValue: Sendable, Equatable {
         }
     }
 
-    /// A number as real files write one (aae-format.md §10): a JSON number, a string holding a
-    /// finite decimal number ("0.5"), or a boolean (1/0); nil for anything else.
+    /// A number as real files write one (aae-format.md §10): a JSON number, or a string holding a
+    /// finite decimal number ("0.5"); nil for anything else (a boolean where a number is meant is
+    /// a wrong type: the adjustment is not replayed).
     public var lenientNumber: Double? {
         switch self {
         case .number(let n): return n
-        case .bool(let b): return b ? 1 : 0
         case .string(let s):
             guard s.count <= 40, let n = Double(s.trimmingCharacters(in: .whitespaces)), n.isFinite else { return nil }
             return n
