@@ -62,7 +62,7 @@ let package = Package(
 
 // libFuzzer harnesses (scripts/fuzz), only when ADJUST_FUZZ=1: plain builds never see them.
 if Context.environment["ADJUST_FUZZ"] == "1" {
-    package.targets += ["FuzzXMP", "FuzzImageHeader", "FuzzAAE", "FuzzHEIFHeader"].map {
+    package.targets += ["FuzzXMP", "FuzzImageHeader", "FuzzAAE", "FuzzHEIFHeader", "FuzzRender"].map {
         .executableTarget(name: $0, dependencies: ["AdjustKit", "XMPParse", "CZlib"], path: "Sources/\($0)")
     }
 }
