@@ -163,7 +163,9 @@ public struct EditSource: Sendable {
                 embeddedWarnings += packet.warnings.map { "embedded XMP: \($0)" }
             }
         }
-        let stem = URL(fileURLWithPath: imagePath).deletingPathExtension().path
+        // The photo's path as given, extension removed: a sidecar is named as the photo was
+        // (relative stays relative), so that records and messages name both alike.
+        let stem = (imagePath as NSString).deletingPathExtension
         for sidecar in [stem + ".xmp", stem + ".XMP"] where FileManager.default.fileExists(atPath: sidecar) {
             let loaded = try load(editFile: sidecar)
             return LoadedEdit(chain: loaded.chain, origin: .sidecar(sidecar), warnings: loaded.warnings)
@@ -199,7 +201,8 @@ public struct EditSource: Sendable {
         if stem.uppercased().hasPrefix("IMG_") { wanted.append("img_o" + stem.dropFirst(4).lowercased() + ".aae") }
         for candidate in wanted {
             if let name = folderNames.aaeName(matching: candidate, in: folder.path) {
-                return imagePath.contains("/") ? folder.appendingPathComponent(name).path : name
+                let given = (imagePath as NSString).deletingLastPathComponent
+                return given.isEmpty ? name : (given as NSString).appendingPathComponent(name)
             }
         }
         return nil
