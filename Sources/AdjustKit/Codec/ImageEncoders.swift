@@ -106,16 +106,27 @@ public enum PNGCodec {
         info.height = UInt32(image.size.height)
         info.format = opaque ? UInt32(PNG_FORMAT_FLAG_COLOR) : UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
         defer { png_image_free(&info) }
-        var size: Int = 0
-        let ok = pixels.withUnsafeBufferPointer { src -> Bool in
-            guard png_image_write_to_memory(&info, nil, &size, 0, src.baseAddress, 0, nil) != 0 else { return false }
-            return true
-        }
-        guard ok else { throw EncodeError(description: "PNG encoding failed: \(message(info))") }
+        // One pass into a buffer of the worst case: asked for its size first (a nil buffer),
+        // libpng compresses the whole image to count the bytes, then again to write them — twice
+        // the work. The bound is the rows uncompressed (a filter byte each), deflate's stored-block
+        // overhead, an IDAT header per 8 KiB, and room for the header chunks; should it ever be
+        // short, libpng says so and the two-pass way is taken.
+        let raw = image.size.height * (1 + image.size.width * (opaque ? 3 : 4))
+        var size = raw + raw / 1024 + (1 << 16)
         var output = [UInt8](repeating: 0, count: size)
-        let written = pixels.withUnsafeBufferPointer { src in
+        var written = pixels.withUnsafeBufferPointer { src in
             output.withUnsafeMutableBytes { dst in
                 png_image_write_to_memory(&info, dst.baseAddress, &size, 0, src.baseAddress, 0, nil)
+            }
+        }
+        if written == 0, size > output.count {
+            png_image_free(&info)
+            info.warning_or_error = 0
+            output = [UInt8](repeating: 0, count: size)
+            written = pixels.withUnsafeBufferPointer { src in
+                output.withUnsafeMutableBytes { dst in
+                    png_image_write_to_memory(&info, dst.baseAddress, &size, 0, src.baseAddress, 0, nil)
+                }
             }
         }
         guard written != 0 else { throw EncodeError(description: "PNG encoding failed: \(message(info))") }
