@@ -232,7 +232,7 @@ final class ModernColourFilterTests: XCTestCase {
         for colour in Self.samples {
             let out = run(grey, colour)
             XCTAssertEqual(out.0, out.1, accuracy: 1e-5); XCTAssertEqual(out.1, out.2, accuracy: 1e-5)
-            XCTAssertEqual(out.0, (colour.0 + colour.1 + colour.2) / 3, accuracy: 1e-5, "the mean (modern-colour.md §5)")
+            XCTAssertEqual(out.0, (colour.0 + colour.1 + colour.2) / 3, accuracy: 1e-5, "the mean (modern-adjustments.md §3)")
         }
         let positive = try pixelKernel(try XCTUnwrap(read(SmartColor.self, ["inputColor": .number(0.5)])))
         // Without statistics: vibrancy c/3, no contrast; x ← m + (1 + vibrancy·(1 − sat))(x − m).

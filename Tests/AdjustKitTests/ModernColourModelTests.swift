@@ -1,7 +1,7 @@
 @testable import AdjustKit
 import XCTest
 
-/// The models of modern-colour.md against the spec's own numbers: SmartBlackAndWhite's weights,
+/// The modern colour models (modern-adjustments.md) against the research's numbers: SmartBlackAndWhite's weights,
 /// SmartColor's negative case, SmartTone's light map and stages, the modern effect names, and
 /// WhiteBalance's numeric colorType.
 final class ModernColourModelTests: XCTestCase {
@@ -102,7 +102,7 @@ final class ModernColourModelTests: XCTestCase {
         XCTAssertEqual(SmartColor(color: -0.6).positiveAmounts.vibrancy, 0)
     }
 
-    /// research REPORT.md §9: SmartColor −0.845615 on (0.6, 0.3, 0.15).
+    /// The research's vector (modern-adjustments.md §3): SmartColor −0.845615 on (0.6, 0.3, 0.15).
     func testSmartColorNegativeVector() throws {
         let out = run(try kernel(SmartColor(color: -0.845615)), (0.6, 0.3, 0.15))
         XCTAssertEqual(out.0, 0.38860, accuracy: 1e-4)

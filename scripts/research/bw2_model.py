@@ -1,5 +1,5 @@
 """SmartBlackAndWhite v2: weights (spec) -> grey g0 in linear sRGB -> hue-selective cubic
-contrast about a pivot, in linear light.  Constants: A, C0, P (see REPORT2.md)."""
+contrast about a pivot, in linear light.  Constants: A, C0, P (see docs/spec/modern-adjustments.md §4)."""
 import numpy as np, sys
 import os; sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bw import bw_weights, ipt

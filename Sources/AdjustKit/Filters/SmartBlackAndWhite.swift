@@ -1,7 +1,7 @@
 import Foundation
 
 /// A modern Photos `SmartBlackAndWhite` adjustment (docs/spec/aae-format.md §3,
-/// docs/spec/modern-adjustments.md §4, after modern-colour.md §4). Support **approximate**. The
+/// docs/spec/modern-adjustments.md §4, after the research of scripts/research). Support **approximate**. The
 /// adjustment always makes the picture grey, so there is no identity value (a read never returns
 /// nil).
 ///

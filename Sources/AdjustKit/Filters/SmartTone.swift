@@ -58,7 +58,7 @@ public struct SmartTone: Equatable, Sendable {
     }
 }
 
-/// SmartTone's stored `statistics` (modern-colour.md §2, aae-format.md §10): the named numbers
+/// SmartTone's stored `statistics` (modern-adjustments.md §2, aae-format.md §10): the named numbers
 /// (nil when absent or not numbers) and the light map.
 public struct SmartToneStatistics: Equatable, Sendable {
     public var p02: Double?, p10: Double?, p25: Double?, p50: Double?, p98: Double?
@@ -90,7 +90,7 @@ public struct SmartToneStatistics: Equatable, Sendable {
     }
 }
 
-/// `statistics.lightMap` (modern-colour.md §2 [V]): 31 × 31 cells × 2 bytes, interleaved per cell
+/// `statistics.lightMap` (modern-adjustments.md §2 [V]): 31 × 31 cells × 2 bytes, interleaved per cell
 /// (byte 2k plane 0, byte 2k + 1 plane 1), cells row-major from the top-left, the grid stretched
 /// over the stored image. Plane 0 ≈ 255·(0.72·median + 0.04) of the cell's linear mean level, plane
 /// 1 its 98th percentile.
