@@ -25,6 +25,7 @@ final class AAESupportTests: XCTestCase {
         ("Effect3D", #"{"effectName":"3DVivid"}"#, .approximate),
         ("Effect", #"{"effectName":"3DDramaticCool","effectVersion":1}"#, .approximate),
         ("WhiteBalance", #"{"colorType":"faceBalance","faceI":0.1,"faceQ":-0.05,"faceStrength":0.8,"faceWarmth":0.3}"#, .strong),
+        ("WhiteBalance", #"{"colorType":1,"faceI":0.1,"faceQ":-0.05,"faceStrength":0.8,"faceWarmth":0.3}"#, .strong),
         ("WhiteBalance", #"{"colorType":"tempTint","temperature":5600,"tint":10}"#, .approximate),
         ("WhiteBalance", #"{"colorType":"warmTint","warmTemp":0.2,"warmTint":0.1,"warmFace":0}"#, .approximate),
         ("WhiteBalance", #"{"colorType":"neutralGray","grayY":0.5,"grayI":0.01,"grayQ":0.02,"grayWarmth":0}"#, .approximate),

@@ -87,7 +87,14 @@ public enum AAESupport {
             return iOS7EffectNames.contains(name) || ModernPhotoEffect(name: name) != nil || hasUserCube
                 ? .approximate : .unsupported
         case "WhiteBalance":
-            return adjustment.settings["colorType"]?.stringValue == "faceBalance" ? .strong : .approximate
+            // colorType as a name, or as the number real macOS 10.15 files store (1 = faceBalance).
+            let colorType: String?
+            switch adjustment.settings["colorType"] {
+            case .number(let n)?: colorType = WhiteBalance.numberedColorTypes[n]
+            case let other?: colorType = other.stringValue
+            case nil: colorType = nil
+            }
+            return colorType == "faceBalance" ? .strong : .approximate
         default:
             return base
         }

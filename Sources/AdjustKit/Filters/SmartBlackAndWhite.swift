@@ -1,7 +1,7 @@
 import Foundation
 
 /// A modern Photos `SmartBlackAndWhite` adjustment (docs/spec/aae-format.md §3,
-/// docs/spec/modern-adjustments.md §4, after modern-colour.md §4). Support **approximate**. The
+/// docs/spec/modern-adjustments.md §4, after the research of scripts/research). Support **approximate**. The
 /// adjustment always makes the picture grey, so there is no identity value (a read never returns
 /// nil).
 ///
@@ -11,16 +11,17 @@ import Foundation
 ///    (0.3, 0.6, 0.1): v_k = S·cos(2π(c_k − H)) + 1; γ_k = 3 − 2v_k if v_k ≤ 1, else
 ///    1 − 0.55·(v_k − 1); w_k = base_k^γ_k, normalised to sum 1 (H = 0.6521 → (0.394, 0.594, 0.012));
 /// 2. grey: bw = clamp(w · rgb, 0, 1);
-/// 3. a hue-dependent power (the spec's step 3; its wording leaves the sign, the pivot and the
-///    fades open, and the literal reading measured worse than leaving the step out: 18 dB against
-///    28 dB on D1D4040D). This file's reading, chosen among a handful on that render (40.2 dB
-///    there, every 1 of 1 pixels), so **partly fitted**: the hue angle h and chroma C of an IPT
-///    space (linear sRGB → XYZ → LMS, signed ^0.43, then P and T; h = atan2(T, P)/2π in [0, 1));
-///    g = clamp(1 − S′·cos(2π(h − H′)), 0.45, 3) with H′ = 0.5·H + 0.35 wrapped into [0, 1) and
-///    S′ = 0.8·S; the power applied at half strength and faded in with chroma,
-///    e = 1 + 0.5·min(1, max(0, C − 0.002)/0.1)·(g − 1) (0.002: float noise on greys),
-///    about the pivot 0.85: bw ← 0.85·(bw/0.85)^e.
-/// 4. offsets (identities at 0 [V]; their forms [I], kept from the earlier approximation): on the
+/// 3. hue and chroma of an IPT-like space [from the spec's text]: from clamp(x, 0, 1), XYZ =
+///    M_sRGB→XYZ(D65)·x, LMS = [[0.4002, 0.7076, −0.0807], [−0.2280, 1.1500, 0.0612], [0, 0, 0.9184]]·XYZ,
+///    L′ = sign·|LMS|^0.43, P = 4.4550 L′ − 4.8510 M′ + 0.3960 S′, T = 0.8056 L′ + 0.3572 M′ − 1.1628 S′;
+///    hue = atan2(T, P)/2π, chroma = √(P² + T²);
+/// 4. a hue-selective cubic contrast about the pivot P₀ [fitted: A = 0.84, C0 = 0.0975, P₀ = 0.647,
+///    jointly on D1D4040D, IMG_3582's sharp region and the IMG_1994 chain; 44.4 dB on D1D4040D at
+///    research]: H′ = (0.5·H + 0.35) mod 1, f = clamp(chroma/C0, 0, 1),
+///    s = −A·(S/0.5)·cos(2π(hue − H′))·f, bw ← clamp(bw − s·bw(1 − bw)(P₀ − bw), 0, 1). Colours
+///    opposite H′ darken below P₀ and brighten above; neutrals (f → 0) pass. The phase is [V] on
+///    two photos of different hues; the rest of the hue dependence is [I];
+/// 5. offsets (identities at 0 [V]; their forms [I], kept from the earlier approximation): on the
 ///    encoded grey v, `offsetNeutralGamma` n: v ← v^(2^(−0.8·n·(1 − sat))), sat = (max − min)/max
 ///    of the pixel's colour; `offsetTone` t: v ← v − 0.9·t·v(1 − v)(1 − 2v).
 /// `offsetGrain` is read but grain is not rendered (the note says so when it is not 0);
@@ -51,7 +52,7 @@ public struct SmartBlackAndWhite: Equatable, Sendable {
         return (w.0 / sum, w.1 / sum, w.2 / sum)
     }
 
-    /// H′ of step 3, in [0, 1).
+    /// H′ of step 4, in [0, 1).
     var powerHue: Double {
         let h = 0.5 * (hue + offsetHue) + 0.35
         return h - h.rounded(.down)
@@ -81,31 +82,42 @@ extension SmartBlackAndWhite: ColourFilter, AAEAdjustmentFilter {
 
     func colourStage(options: ColourOptions) -> ColourStage {
         let w = weights
+        let phase = 2 * Double.pi * powerHue
         let kernel = SmartBlackAndWhiteKernel(
-            weights: (Float(w.0), Float(w.1), Float(w.2)), powerHue: Float(powerHue), powerAmount: Float(0.8 * strength),
+            weights: (Float(w.0), Float(w.1), Float(w.2)), phase: (Float(cos(phase)), Float(sin(phase))),
+            amount: Float(Self.contrastAmount * strength / 0.5),
             neutralGamma: Float(min(1, max(-1, offsetNeutralGamma))), tone: Float(min(1, max(-1, offsetTone))),
             space: options.workingSpace)
         let grain = abs(offsetGrain) >= 0.001 ? "; grain not rendered" : ""
-        return .pointwise(kernel, approximation: "SmartBlackAndWhite (approximation: Apple's hue weights, a hue-dependent "
-                              + "power read from the spec and partly fitted\(grain))")
+        return .pointwise(kernel, approximation: "SmartBlackAndWhite (approximation: Apple's hue weights, then a "
+                              + "hue-selective contrast with three fitted constants\(grain))")
     }
+
+    /// Step 4's fitted constants: A, C0 and the pivot P₀.
+    static let contrastAmount = 0.84, chromaRamp: Float = 0.0975, pivot: Float = 0.647
 }
 
 private struct SmartBlackAndWhiteKernel: PixelKernel {
     let weights: (Float, Float, Float)
-    /// H′ and S′ of step 3.
-    let powerHue: Float, powerAmount: Float
+    /// (cos, sin) of 2π·H′.
+    let phase: (Float, Float)
+    /// A·S/0.5.
+    let amount: Float
     let neutralGamma: Float, tone: Float
     let space: WorkingSpace
 
     func apply(_ r: inout Float, _ g: inout Float, _ b: inout Float) {
         let (lr, lg, lb) = (space.linear(r), space.linear(g), space.linear(b))
         var y = min(1, max(0, weights.0 * lr + weights.1 * lg + weights.2 * lb))
-        if y > 0, powerAmount > 0 {
-            let (hue, chroma) = Self.iptHue(lr, lg, lb)
-            let power = min(3, max(0.45, 1 - powerAmount * cosf(2 * .pi * (hue - powerHue))))
-            let e = 1 + 0.5 * min(1, max(0, chroma - 0.002) / 0.1) * (power - 1)
-            y = min(1, 0.85 * powf(y / 0.85, e))
+        if amount != 0, y > 0, y < 1 {
+            let (p, t) = Self.iptChroma(min(1, max(0, lr)), min(1, max(0, lg)), min(1, max(0, lb)))
+            let chroma = (p * p + t * t).squareRoot()
+            if chroma > 0 {
+                // cos(2π(hue − H′)) = (P·cos 2πH′ + T·sin 2πH′)/chroma.
+                let f = min(1, chroma / SmartBlackAndWhite.chromaRamp)
+                let s = -amount * f * (p * phase.0 + t * phase.1) / chroma
+                y = min(1, max(0, y - s * y * (1 - y) * (SmartBlackAndWhite.pivot - y)))
+            }
         }
         var v = min(1, max(0, SRGBTransfer.encode(y)))
         if neutralGamma != 0 {
@@ -118,19 +130,14 @@ private struct SmartBlackAndWhiteKernel: PixelKernel {
         (r, g, b) = (grey, grey, grey)
     }
 
-    /// Hue in [0, 1) and chroma of IPT (linear sRGB → XYZ D65 → LMS, signed ^0.43 → P, T).
-    static func iptHue(_ r: Float, _ g: Float, _ b: Float) -> (Float, Float) {
-        let x = 0.4124564 * r + 0.3575761 * g + 0.1804375 * b
-        let y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * b
-        let z = 0.0193339 * r + 0.1191920 * g + 0.9503041 * b
-        func compress(_ v: Float) -> Float { v < 0 ? -powf(-v, 0.43) : powf(v, 0.43) }
-        // D65 white gives L = M = S = 1 (to 10⁻⁴), so a neutral has P = T ≈ 0: no power on greys.
-        let l = compress(0.4002 * x + 0.7075 * y - 0.0807 * z)
-        let m = compress(-0.2280 * x + 1.1500 * y + 0.0612 * z)
-        let s = compress(0.9184 * z)
-        let p = 4.4550 * l - 4.8510 * m + 0.3960 * s, t = 0.8056 * l + 0.3572 * m - 1.1628 * s
-        var hue = atan2f(t, p) / (2 * .pi)
-        if hue < 0 { hue += 1 }
-        return (hue, (p * p + t * t).squareRoot())
+    /// P and T of the IPT-like space of step 3, from linear sRGB in [0, 1] (the LMS matrix is
+    /// XYZ→LMS times sRGB→XYZ, from the sRGB primaries and D65).
+    @inline(__always)
+    static func iptChroma(_ r: Float, _ g: Float, _ b: Float) -> (Float, Float) {
+        @inline(__always) func compress(_ v: Float) -> Float { v < 0 ? -powf(-v, 0.43) : powf(v, 0.43) }
+        let l = compress(0.3139421614 * r + 0.6395395910 * g + 0.0466037492 * b)
+        let m = compress(0.1516928006 * r + 0.7482094717 * g + 0.1000441106 * b)
+        let s = compress(0.0177534239 * r + 0.1094684858 * g + 0.8729687286 * b)
+        return (4.4550 * l - 4.8510 * m + 0.3960 * s, 0.8056 * l + 0.3572 * m - 1.1628 * s)
     }
 }

@@ -1,31 +1,29 @@
 import Foundation
 
 /// A modern Photos `SmartTone` adjustment, the Light slider (docs/spec/aae-format.md §3,
-/// docs/spec/modern-adjustments.md §2, after the models of modern-colour.md §2–§3). Support
-/// **approximate**: the stages are measured against Apple's renders, but how Apple turns
-/// `inputLight`, the offsets and the photo's `statistics` into the stages' seven parameters is
-/// unknown; `SmartToneLaw.parameters` (its own file) is the one place that does it here.
+/// docs/spec/modern-adjustments.md §2). Support **approximate**: measured forms and a fitted law
+/// (38.3/38.7 dB on the two SmartTone renders, 44.7 through the IMG_1994 chain, at research).
 ///
-/// Three stages on linear RGB clamped to [0, 1], per pixel, with the pixel's place in the stored
-/// image (the local light reads the stored `statistics.lightMap` there):
-/// 1. local light (L = localLight, b0, b1 the light map's two planes at the pixel, in [0, 1]):
-///    s = L·(3.4·b0 − 1.2); x ← x − k·x(1 − x), k = 1.5·s (s > 0), else (1.75, 1.75, 1.55)·s;
-///    then a local contrast in the square-root domain, q = √x, about the pivot max(b1, 0.5), with
-///    amount a = min(L, 0.5)·y(1 − y), y = √mean(x): d = a·(q − pivot), mixed as
-///    0.8·(0.299, 0.587, 0.114)·d + 0.2·d [I: the mix is this file's reading], x ← (q + d)²;
-///    the shadow term t = smartShadows·(b0 − 0.4): where t < 0, x ← x + t²·(2.75, 2.75, 2.5)·x(1 − x)
-///    [I: sign and form read from the spec's words; the spec's extra lift below y < 0.1 is not
-///    rendered];
-/// 2. high-key: x ← x + brightness·(√(1 − (x − 1)²) − x);
-/// 3. tone: x ← (x − black/20)/(2^(−2·exposure) − black/20), clamped; highlights h: amt =
-///    1.45 − 0.45·e^(−h²/0.75) (h > 0) or 0.55 + 0.45·e^(−h²/0.75), x ← x + lum²·(0.8·(x/0.8)^(3 − 2amt)
-///    − x) clamped to 1, lum = (0.299, 0.587, 0.114)·x; contrast c: q = √x, q ← q + 3.4·c·y(1 − y)·(q − 0.5),
-///    y = √mean(x), x ← q².
-/// The light map (modern-colour.md §2: 31 × 31 cells × 2 planes, row-major from the top-left,
-/// stretched over the stored image) is smoothed once with a Gaussian of σ = 1 cell onto a grid of
-/// 8 × 8 knots a cell, and read bilinearly per pixel. Without a usable map (absent or malformed)
-/// the local stages are left out (stage 1) and the note says so; the kernel is then per colour.
-/// `inputRawHighlights` and `auto` are ignored.
+/// Three stages on linear sRGB clamped to [0, 1], per pixel, with the pixel's place in the stored
+/// image (the local light reads the stored `statistics.lightMap` there); the seven parameters come
+/// from `SmartToneLaw.parameters` (its own file) alone. LUMA = (0.299, 0.587, 0.114); a stage
+/// whose parameter is exactly 0 is skipped.
+/// - 3a. local light (L = localLight, S = smartShadows; b0, b1 the map's planes at the pixel):
+///   v = 3.4·b0 − 1.2, s = L·v; k = 1.5·s (s > 0) else (1.75, 1.75, 1.55)·s;
+///   x ← clamp(x − k·x(1 − x), 0, 1); q = √x, y = √mean(x), a = min(L, 0.5)·y(1 − y),
+///   P = max(b1, 0.5); q ← clamp(q + 0.8·a·(LUMA·q − P) + 0.2·a·(q − P), 0, 1), x = q².
+///   Shadows: g = v² (v < 0) else 0, gain = g·(2.75, 2.75, 2.5) + 0.1, w = clamp(1 − q/0.4, 0, 1)²,
+///   q ← q + S·gain·w·q, x = clamp(q, 0, 1)².
+/// - 3b. high-key (B = brightness): x ← (1 − B)·x + B·√(1 − (x − 1)²).
+/// - 3c. tone: levels x ← clamp((x − K/20)/(2^(−2E) − K/20), 0, 1) (E exposure, K black);
+///   highlights h: e = exp(−h²/0.75), amt = 1.45 − 0.45e (h > 0) or 0.55 + 0.45e,
+///   x ← x + (LUMA·x)²·(x^(3 − 2amt) − x); contrast c: y = √clamp(LUMA·x, 10⁻⁸, 1),
+///   y′ = clamp(y + 3.4c·y(1 − y)(y − 0.5), 10⁻⁸, 1), x ← clamp(x·(y′/y)², 0, 1).
+/// The light map (31 × 31 cells × 2 planes, row-major from the top-left, stretched over the
+/// stored image; cell j's centre at cu = (x + 0.5)/W·31 − 0.5 = j) is read through a separable
+/// normalised Gaussian of σ = 1 cell, evaluated once on a grid of 8 × 8 knots a cell and read
+/// bilinearly per pixel. Without a usable map (absent or malformed) stage 3a is left out and the
+/// note says so; the kernel is then per colour. `inputRawHighlights` and `auto` are ignored.
 public struct SmartTone: Equatable, Sendable {
     /// `inputLight`, −1…1.
     public var light: Double
@@ -60,7 +58,7 @@ public struct SmartTone: Equatable, Sendable {
     }
 }
 
-/// SmartTone's stored `statistics` (modern-colour.md §2, aae-format.md §10): the named numbers
+/// SmartTone's stored `statistics` (modern-adjustments.md §2, aae-format.md §10): the named numbers
 /// (nil when absent or not numbers) and the light map.
 public struct SmartToneStatistics: Equatable, Sendable {
     public var p02: Double?, p10: Double?, p25: Double?, p50: Double?, p98: Double?
@@ -92,7 +90,7 @@ public struct SmartToneStatistics: Equatable, Sendable {
     }
 }
 
-/// `statistics.lightMap` (modern-colour.md §2 [V]): 31 × 31 cells × 2 bytes, interleaved per cell
+/// `statistics.lightMap` (modern-adjustments.md §2 [V]): 31 × 31 cells × 2 bytes, interleaved per cell
 /// (byte 2k plane 0, byte 2k + 1 plane 1), cells row-major from the top-left, the grid stretched
 /// over the stored image. Plane 0 ≈ 255·(0.72·median + 0.04) of the cell's linear mean level, plane
 /// 1 its 98th percentile.
@@ -162,6 +160,23 @@ struct SmoothedLightMap: Sendable {
         self.values = values
     }
 
+    /// The two planes (b0, b1) at the normalized point (u, v) of the stored image: bilinear
+    /// between the four knots around it.
+    @inline(__always)
+    func planes(u: Float, v: Float) -> (Float, Float) {
+        let (i, fy) = Self.knot(v), (j, fx) = Self.knot(u)
+        let k = Self.knots
+        return values.withUnsafeBufferPointer { m in
+            @inline(__always) func at(_ y: Int, _ x: Int, _ plane: Int) -> Float { m[(y * k + x) * 2 + plane] }
+            @inline(__always) func plane(_ p: Int) -> Float {
+                let left = at(i, j, p) + fy * (at(i + 1, j, p) - at(i, j, p))
+                let right = at(i, j + 1, p) + fy * (at(i + 1, j + 1, p) - at(i, j + 1, p))
+                return left + fx * (right - left)
+            }
+            return (plane(0), plane(1))
+        }
+    }
+
     /// Knot index and fraction for a normalized coordinate t ∈ (0, 1).
     @inline(__always)
     static func knot(_ t: Float) -> (Int, Float) {
@@ -203,7 +218,7 @@ extension SmartTone: ColourFilter, AAEAdjustmentFilter {
         guard all.contains(where: { abs($0) >= 0.001 }) else { return .identity }
         let p = parameters
         let model = SmartToneModel(p)
-        let law = "the seven stage parameters from the Light slider by a provisional law (the photo's statistics unused)"
+        let law = "the seven stage parameters by a fitted law from the Light slider, the offsets and the photo's statistics"
         if let map = statistics?.lightMap {
             return ColourStage(kernel: .storedPositional(SmartToneKernel(model: model, map: SmoothedLightMap(map),
                                                                          space: options.workingSpace)),
@@ -220,75 +235,93 @@ extension SmartTone: ColourFilter, AAEAdjustmentFilter {
 /// The three stages' arithmetic (the doc comment of `SmartTone`), in Float on linear light.
 struct SmartToneModel: Sendable {
     let localLight: Float, smartShadows: Float, brightness: Float
-    let blackOffset: Float, exposureScale: Float
-    /// Stage 3's highlight exponent 3 − 2·amt (1: none).
-    let highlightPower: Float
+    /// Stage 3c.1: whether the levels run, K/20 and 1/(2^(−2E) − K/20).
+    let levels: Bool, blackOffset: Float, exposureScale: Float
+    /// Stage 3c.2: whether it runs, and the exponent 3 − 2·amt.
+    let highlights: Bool, highlightPower: Float
+    /// Stage 3c.3: 3.4·contrast.
     let contrast: Float
 
     init(_ p: SmartToneParameters) {
         (localLight, smartShadows, brightness) = (Float(p.localLight), Float(p.smartShadows), Float(p.brightness))
+        levels = p.exposure != 0 || p.black != 0
         blackOffset = Float(p.black / 20)
         exposureScale = Float(1 / (pow(2, -2 * p.exposure) - p.black / 20))
         let h = p.highlights, e = exp(-h * h / 0.75)
         let amount = h > 0 ? 1.45 - 0.45 * e : 0.55 + 0.45 * e
+        highlights = h != 0
         highlightPower = Float(3 - 2 * amount)
-        contrast = Float(p.contrast)
+        contrast = Float(3.4 * p.contrast)
     }
 
     @inline(__always)
     private static func clamp01(_ x: Float) -> Float { min(1, max(0, x)) }
 
-    /// Stage 1 on linear light in [0, 1], with the map's planes at the pixel.
+    /// Stage 3a on linear light in [0, 1], with the map's planes at the pixel.
     @inline(__always)
     func local(_ r: inout Float, _ g: inout Float, _ b: inout Float, b0: Float, b1: Float) {
-        let s = localLight * (3.4 * b0 - 1.2)
-        if s > 0 {
-            let k = 1.5 * s
-            r -= k * r * (1 - r); g -= k * g * (1 - g); b -= k * b * (1 - b)
-        } else {
-            r -= 1.75 * s * r * (1 - r); g -= 1.75 * s * g * (1 - g); b -= 1.55 * s * b * (1 - b)
-        }
+        let v = 3.4 * b0 - 1.2
+        // q = √x per channel, kept from the local contrast for the shadow step (nil: not yet).
+        var q: (Float, Float, Float)? = nil
         if localLight != 0 {
-            let (qr, qg, qb) = (Self.clamp01(r).squareRoot(), Self.clamp01(g).squareRoot(), Self.clamp01(b).squareRoot())
+            let s = localLight * v
+            if s > 0 {
+                let k = 1.5 * s
+                r = Self.clamp01(r - k * r * (1 - r)); g = Self.clamp01(g - k * g * (1 - g)); b = Self.clamp01(b - k * b * (1 - b))
+            } else {
+                let k = 1.75 * s, kb = 1.55 * s
+                r = Self.clamp01(r - k * r * (1 - r)); g = Self.clamp01(g - k * g * (1 - g)); b = Self.clamp01(b - kb * b * (1 - b))
+            }
+            let (qr, qg, qb) = (r.squareRoot(), g.squareRoot(), b.squareRoot())
             let pivot = max(b1, 0.5)
-            let y = max(0, (r + g + b) / 3).squareRoot()
+            let y = ((r + g + b) * (1 / 3)).squareRoot()
             let a = min(localLight, 0.5) * y * (1 - y)
-            let (dr, dg, db) = (a * (qr - pivot), a * (qg - pivot), a * (qb - pivot))
-            let luma = 0.8 * (0.299 * dr + 0.587 * dg + 0.114 * db)
-            let (nr, ng, nb) = (max(0, qr + luma + 0.2 * dr), max(0, qg + luma + 0.2 * dg), max(0, qb + luma + 0.2 * db))
-            (r, g, b) = (nr * nr, ng * ng, nb * nb)
+            // 0.8·a·(LUMA·q − P) + 0.2·a·(q − P), the luma part shared by the three channels.
+            let shared = 0.8 * a * (0.299 * qr + 0.587 * qg + 0.114 * qb - pivot) - 0.2 * a * pivot
+            let own = 0.2 * a
+            let n = (Self.clamp01(qr + shared + own * qr), Self.clamp01(qg + shared + own * qg), Self.clamp01(qb + shared + own * qb))
+            (r, g, b) = (n.0 * n.0, n.1 * n.1, n.2 * n.2)
+            q = n
         }
-        let t = smartShadows * (b0 - 0.4)
-        if t < 0 {
-            let t2 = t * t
-            r += 2.75 * t2 * r * (1 - r); g += 2.75 * t2 * g * (1 - g); b += 2.5 * t2 * b * (1 - b)
+        if smartShadows != 0 {
+            let (qr, qg, qb) = q ?? (r.squareRoot(), g.squareRoot(), b.squareRoot())
+            let d = v < 0 ? v * v : 0
+            let gainRG = smartShadows * (2.75 * d + 0.1), gainB = smartShadows * (2.5 * d + 0.1)
+            @inline(__always) func lift(_ q: Float, _ gain: Float) -> Float {
+                let w = Self.clamp01(1 - q * 2.5)
+                let n = Self.clamp01(q + gain * w * w * q)
+                return n * n
+            }
+            (r, g, b) = (lift(qr, gainRG), lift(qg, gainRG), lift(qb, gainB))
         }
     }
 
-    /// Stages 2 and 3 on linear light.
+    /// Stages 3b and 3c on linear light.
     @inline(__always)
     func global(_ r: inout Float, _ g: inout Float, _ b: inout Float) {
         (r, g, b) = (Self.clamp01(r), Self.clamp01(g), Self.clamp01(b))
         if brightness != 0 {
-            @inline(__always) func key(_ x: Float) -> Float { let d = x - 1; return x + brightness * ((1 - d * d).squareRoot() - x) }
+            @inline(__always) func key(_ x: Float) -> Float {
+                let d = x - 1
+                return (1 - brightness) * x + brightness * max(0, 1 - d * d).squareRoot()
+            }
             (r, g, b) = (key(r), key(g), key(b))
         }
-        r = Self.clamp01((r - blackOffset) * exposureScale)
-        g = Self.clamp01((g - blackOffset) * exposureScale)
-        b = Self.clamp01((b - blackOffset) * exposureScale)
-        if highlightPower != 1 {
+        if levels {
+            r = (r - blackOffset) * exposureScale; g = (g - blackOffset) * exposureScale; b = (b - blackOffset) * exposureScale
+        }
+        (r, g, b) = (Self.clamp01(r), Self.clamp01(g), Self.clamp01(b))
+        if highlights {
             let lum = 0.299 * r + 0.587 * g + 0.114 * b, w = lum * lum
-            // Clamped to 1: for h > 0 the curve above the pivot rises past white.
-            @inline(__always) func lift(_ x: Float) -> Float { min(1, x + w * (0.8 * powf(x / 0.8, highlightPower) - x)) }
+            @inline(__always) func lift(_ x: Float) -> Float { x + w * (powf(x, highlightPower) - x) }
             (r, g, b) = (lift(r), lift(g), lift(b))
         }
         if contrast != 0 {
-            let y = max(0, (r + g + b) / 3).squareRoot()
-            let a = 3.4 * contrast * y * (1 - y)
-            @inline(__always) func curve(_ x: Float) -> Float {
-                let q = max(0, x).squareRoot(); let n = min(1, max(0, q + a * (q - 0.5))); return n * n
-            }
-            (r, g, b) = (curve(r), curve(g), curve(b))
+            let lum = min(1, max(1e-8, 0.299 * r + 0.587 * g + 0.114 * b))
+            let y = lum.squareRoot()
+            let n = min(1, max(1e-8, y + contrast * y * (1 - y) * (y - 0.5)))
+            let f = n * n / lum
+            (r, g, b) = (Self.clamp01(r * f), Self.clamp01(g * f), Self.clamp01(b * f))
         }
     }
 }
@@ -308,17 +341,8 @@ private struct SmartToneKernel: StoredPositionalKernel {
     }
 
     func apply(_ r: inout Float, _ g: inout Float, _ b: inout Float, u: Float, v: Float) {
-        let (i, fy) = SmoothedLightMap.knot(v), (j, fx) = SmoothedLightMap.knot(u)
-        let k = SmoothedLightMap.knots
-        map.values.withUnsafeBufferPointer { m in
-            @inline(__always) func at(_ y: Int, _ x: Int, _ plane: Int) -> Float { m[(y * k + x) * 2 + plane] }
-            @inline(__always) func plane(_ p: Int) -> Float {
-                let left = at(i, j, p) + fy * (at(i + 1, j, p) - at(i, j, p))
-                let right = at(i, j + 1, p) + fy * (at(i + 1, j + 1, p) - at(i, j + 1, p))
-                return left + fx * (right - left)
-            }
-            run(&r, &g, &b, b0: plane(0), b1: plane(1))
-        }
+        let (b0, b1) = map.planes(u: u, v: v)
+        run(&r, &g, &b, b0: b0, b1: b1)
     }
 
     /// The same arithmetic as `apply(_:_:_:u:v:)`, each knot column's vertical blend made once a row.

@@ -1,51 +1,67 @@
+import Foundation
+
 /// The seven parameters of SmartTone's three stages (docs/spec/modern-adjustments.md §2): the one
 /// place where the edit's stored values become them. Nothing else computes them and no render
 /// feeds back into them, so that replacing the law is an edit of `SmartToneLaw.parameters` alone.
 struct SmartToneParameters: Equatable, Sendable {
-    /// Local light, stage 1: strength of the light-map curve and of the local contrast.
+    /// Local light, stage 3a: strength of the light-map curve and of the local contrast.
     var localLight: Double
-    /// Stage 1's shadow term (b0 only).
+    /// Stage 3a.4, the shadow lift.
     var smartShadows: Double
-    /// Stage 2, the high-key blend.
+    /// Stage 3b, the high-key blend.
     var brightness: Double
-    /// Stage 3.
+    /// Stage 3c: levels (exposure, black), highlights, contrast.
     var exposure: Double, black: Double, highlights: Double, contrast: Double
 }
 
 enum SmartToneLaw {
-    /// The provisional joint law: each parameter a constant times `inputLight` (black a constant),
-    /// then the user's offset for it added. **Not Apple's law**, which is unknown: it depends on the
-    /// photo's statistics as well (modern-colour.md §3), which this law does not use yet — the
-    /// argument is there so that a law that does can replace this one here.
+    /// The law (docs/spec/modern-adjustments.md §2.3), from `inputLight` v, the photo's stored
+    /// `statistics` and the user's offsets only — never from a render:
     ///
-    /// The coefficients: modern-colour.md §3 fitted its joint law (localLight 0.891 L, smartShadows
-    /// 0.282 L, brightness 0.622 L, exposure −0.059 L, highlights −0.653 L, contrast 0.313 L, black
-    /// 0.0727) to its own reading of the stages; this file's reading of the stages (SmartTone.swift,
-    /// whose text leaves the local-contrast mix, the shadow term and the high-key blend open) was
-    /// fitted by the same method on the same two renders (the HEIC at inputLight 0.3073 and 0.2635),
-    /// which gives the `coefficients` below: 36.8 and 39.7 dB on those renders (every 8th pixel),
-    /// where the spec's coefficients give 23.3 and 24.5 dB through this reading of the stages (they
-    /// belong to the spec's own). [fitted; two renders of one photo, so not a general law]
+    ///     ratio        = min(1, v / autoValue)           (1 when autoValue ≤ 0 or absent; v there when v < 0 [I])
+    ///     localLight   = 0.97 · localAutoValue · ratio
+    ///     smartShadows = −0.32 · localLight
+    ///     brightness   = 0.075 · v
+    ///     exposure     = max(0, −0.5 · log2(whitePoint))  (levels: a white point below 1 lifted to 1)
+    ///     black        = 20 · blackPoint                  (levels: blackPoint to 0)
+    ///     highlights   = −8.4 · exposure
+    ///     contrast     = 0.08 · v
     ///
-    /// Offsets [I]: each user offset (−1…1) is added to the parameter it names: offsetLocalLight to
-    /// localLight, offsetShadows to smartShadows, offsetBrightness to brightness, offsetExposure to
-    /// exposure, offsetHighlights to highlights, offsetContrast to contrast, and 0.1·offsetBlackPoint
-    /// to black (black's own scale is ~0.07).
+    /// then each parameter plus its offset (offsetLocalLight, offsetShadows, offsetBrightness,
+    /// offsetExposure, offsetBlackPoint, offsetHighlights, offsetContrast).
+    ///
+    /// The five constants 0.97, −0.32, 0.075, −8.4, 0.08 were fitted jointly on the three SmartTone
+    /// renders (7783E8E6, IMG_3092, IMG_1994) [fitted]; the levels are exactly those implied by the
+    /// stored black and white points [V: a free fit landed on them]; the highlight coupling is
+    /// learned from IMG_1994 alone [I]. Missing statistics [I, no render]: localAutoValue absent →
+    /// v stands for it; whitePoint or blackPoint absent → that level is 0. The levels (exposure,
+    /// black, and so the highlights) are applied only for v > 0 [I: every render has v > 0; a
+    /// darkening slider is not assumed to auto-level].
     static func parameters(light: Double, offsetExposure: Double, offsetContrast: Double, offsetBrightness: Double,
                            offsetShadows: Double, offsetHighlights: Double, offsetBlackPoint: Double,
                            offsetLocalLight: Double, statistics: SmartToneStatistics?) -> SmartToneParameters {
-        let c = coefficients
-        let l = light
-        return SmartToneParameters(localLight: c.localLight * l + offsetLocalLight,
-                                   smartShadows: c.smartShadows * l + offsetShadows,
-                                   brightness: c.brightness * l + offsetBrightness,
-                                   exposure: c.exposure * l + offsetExposure,
-                                   black: (l == 0 ? 0 : c.black) + 0.1 * offsetBlackPoint,
-                                   highlights: c.highlights * l + offsetHighlights,
-                                   contrast: c.contrast * l + offsetContrast)
+        let v = light
+        let auto = statistics?.autoValue ?? 0
+        let ratio = auto > 0 ? min(1, v / auto) : (v > 0 ? 1 : v)
+        let localAuto = statistics?.localAutoValue ?? v
+        let localLight = v == 0 ? 0 : c.localLight * localAuto * ratio
+        let levels = v > 0
+        let white = statistics?.whitePoint ?? 1
+        let exposure = levels && white > 0 ? max(0, -0.5 * log2(white)) : 0
+        let black = levels ? c.black * (statistics?.blackPoint ?? 0) : 0
+        return SmartToneParameters(localLight: localLight + offsetLocalLight,
+                                   smartShadows: c.smartShadows * localLight + offsetShadows,
+                                   brightness: c.brightness * v + offsetBrightness,
+                                   exposure: exposure + offsetExposure,
+                                   black: black + offsetBlackPoint,
+                                   highlights: c.highlights * exposure + offsetHighlights,
+                                   contrast: c.contrast * v + offsetContrast)
     }
 
-    /// Per unit of `inputLight` (black: absolute, applied when `inputLight` is not 0).
-    static let coefficients = SmartToneParameters(localLight: 1.1512, smartShadows: 0.2112, brightness: 0.0951,
-                                                  exposure: 0.0046, black: 0.125, highlights: -0.1992, contrast: 0.1052)
+    /// The law's constants: localLight per localAutoValue, smartShadows per localLight,
+    /// brightness and contrast per inputLight, black per blackPoint, highlights per exposure
+    /// (`exposure` unused: it is the white point's level).
+    static let coefficients = SmartToneParameters(localLight: 0.97, smartShadows: -0.32, brightness: 0.075,
+                                                  exposure: 0, black: 20, highlights: -8.4, contrast: 0.08)
+    private static var c: SmartToneParameters { coefficients }
 }

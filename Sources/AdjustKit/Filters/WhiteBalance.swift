@@ -215,7 +215,8 @@ extension WhiteBalance: ColourFilter, AAEAdjustmentFilter {
         case .faceBalance(let face):
             return .pointwise(FaceBalanceKernel(face))
         case .temperatureTint, .warmthTint, .neutralGray:
-            guard let g = channelGains else { return .identity }
+            // Neutral settings are an exact no-op (the read returns nil for them too).
+            guard let g = channelGains, [g.0, g.1, g.2].contains(where: { abs($0 - 1) > 1e-4 }) else { return .identity }
             let what: String
             switch kind {
             case .temperatureTint: what = "tempTint (approximation: von Kries gains from the Planckian locus)"
