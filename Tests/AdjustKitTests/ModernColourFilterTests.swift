@@ -195,6 +195,7 @@ final class ModernColourFilterTests: XCTestCase {
         assertThrowsAAE(try self.read(SmartTone.self, ["inputLight": .number(12)]))
         // A bool reads leniently as 0/1 (AAEValue.lenientNumber); text that is no number is refused.
         assertThrowsAAE(try self.read(SmartTone.self, ["offsetContrast": .string("more")]))
+        assertThrowsAAE(try self.read(SmartTone.self, ["offsetContrast": .bool(true)]))
     }
 
     func testSmartToneBrightensDarkensAndIsMonotone() throws {
