@@ -11,6 +11,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // SHA-256 for provenance digests (Sources/AdjustKit/Provenance/SHA256.swift).
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // System libraries (Debian: libxml2-dev libturbojpeg0-dev libexif-dev libpng-dev liblcms2-dev libheif-dev zlib1g-dev libsqlite3-dev).
@@ -43,7 +45,8 @@ let package = Package(
         .target(name: "CHeifLoader", linkerSettings: [.linkedLibrary("dl")]),
 
         .target(name: "XMPParse", dependencies: ["CLibXML2"]),
-        .target(name: "AdjustKit", dependencies: ["XMPParse", "CTurboJPEG", "CJPEGRegion", "CExif", "CPNG", "CZlib", "CLCMS2", "CHeifLoader", "CSQLite"]),
+        .target(name: "AdjustKit", dependencies: ["XMPParse", "CTurboJPEG", "CJPEGRegion", "CExif", "CPNG", "CZlib", "CLCMS2", "CHeifLoader", "CSQLite",
+                                                 .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(name: "adjust", dependencies: [
             "AdjustKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
