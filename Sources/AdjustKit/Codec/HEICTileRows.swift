@@ -67,8 +67,9 @@ public struct HEICTiling: Equatable, Sendable {
 
 /// A HEIC's primary image in its stored frame, decoded tile row by tile row as the fused renderer
 /// asks for rows, only the tiles the region overlaps (libheif 1.19's tile API): a crop decodes
-/// the tiles it keeps, and a render holds one tile row of decoded pixels, never the image. The
-/// tiles of a tile row decode in parallel. Each tile is converted to RGB by libheif on its own,
+/// the tiles it keeps, and a render holds at most two tile rows of decoded pixels (the one read
+/// and the next, decoding ahead on other threads), never the image. The tiles of a tile row
+/// decode in parallel. Each tile is converted to RGB by libheif on its own,
 /// which gives the same bytes as libheif's whole-image decode (HEICTests checks every fixture).
 /// Used on the decoder thread only, once made.
 final class HEICTileRows: DecodedRowSource {
@@ -76,7 +77,8 @@ final class HEICTileRows: DecodedRowSource {
     let columnOffset: Int
     let width: Int
     let warnings: [String] = []
-    /// Wall time spent in libheif so far (opening the file included when it was passed in).
+    /// Wall time the reading thread has waited on libheif so far (opening the file included when
+    /// it was passed in; decoding ahead, overlapped with the render, is not counted).
     private(set) var seconds: Double
     /// Tiles decoded so far (a test hook, and what `adjust inspect` predicts).
     private(set) var tilesDecoded = 0
@@ -95,8 +97,10 @@ final class HEICTileRows: DecodedRowSource {
     /// The decoded tiles of tile row `heldRow`, one per column of `tileColumns`.
     private var heldRow = -1
     private var held: [HeldTile] = []
+    /// The next tile row, decoding ahead (so at most two tile rows are held at once).
+    private var pending: TileRowJob?
 
-    private struct HeldTile {
+    private struct HeldTile: @unchecked Sendable {
         let image: OpaquePointer
         let base: UnsafePointer<UInt8>
         let stride: Int
@@ -116,7 +120,10 @@ final class HEICTileRows: DecodedRowSource {
         tileColumns = tiling.tiles(touching: region).columns
     }
 
-    deinit { release() }
+    deinit {
+        discardPending()
+        release()
+    }
 
     func readRows(into destination: UnsafeMutablePointer<UInt8>, stride: Int, count: Int) throws {
         precondition(count >= 0 && count <= lastRow - nextRow && stride >= width * 3)
@@ -136,53 +143,97 @@ final class HEICTileRows: DecodedRowSource {
             }
         }
         nextRow += count
-        if nextRow == lastRow { release() }
+        if nextRow == lastRow {
+            discardPending()
+            release()
+        }
     }
 
-    /// Decodes the region's tiles of tile row `row` (in parallel), releasing the row held before.
+    /// Makes tile row `row` the one held: takes it from the decode started ahead (or decodes it
+    /// now), releasing the row held before, and starts decoding the next tile row the region
+    /// needs on other threads, to overlap the rendering of this one.
     private func hold(tileRow row: Int) throws {
         release()
-        let start = DispatchTime.now().uptimeNanoseconds
-        defer { seconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
-        let handle = file.handle
-        let columns = tileColumns
-        let tileSize = tiling.tileSize, imageSize = tiling.imageSize
-        var results = [Result<HeldTile, HEICError>](repeating: .failure(.decodeFailed("not decoded")), count: columns.count)
-        results.withUnsafeMutableBufferPointer { results in
-            let shared = HandedOver(results)
-            let decode = { (index: Int) in
-                let column = columns.lowerBound + index
-                // The part of the tile inside the image (a grid's last column and row are cut).
-                let needed = PixelSize(width: min(tileSize.width, imageSize.width - column * tileSize.width),
-                                       height: min(tileSize.height, imageSize.height - row * tileSize.height))
-                shared.value[index] = Self.decodeTile(handle, column: column, row: row, needing: needed)
-            }
-            let parts = min(threads, columns.count)
-            if parts <= 1 {
-                for index in 0..<columns.count { decode(index) }
-            } else {
-                // Tile i on part i mod parts: each part decodes its own tiles, one at a time.
-                let sharedDecode = HandedOver(decode)
-                DispatchQueue.concurrentPerform(iterations: parts) { part in
-                    for index in Swift.stride(from: part, to: columns.count, by: parts) { sharedDecode.value(index) }
-                }
-            }
+        let job: TileRowJob
+        if let pending, pending.row == row {
+            job = pending
+        } else {
+            discardPending()
+            job = startDecoding(tileRow: row)
         }
+        pending = nil
+        let start = DispatchTime.now().uptimeNanoseconds
+        job.group.wait()
+        seconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         var failure: HEICError?
-        for result in results {
+        for result in job.results {
             switch result {
             case .success(let tile): held.append(tile)
             case .failure(let error): failure = failure ?? error
             }
         }
         heldRow = row
-        tilesDecoded += columns.count
+        tilesDecoded += tileColumns.count
         tileRowsDecoded += 1
-        peakHeldPixels = max(peakHeldPixels, columns.count * tileSize.pixelCount)
         if let failure {
             release()
             throw input?.readFailure ?? failure
         }
+        if row < (lastRow - 1) / tiling.tileSize.height { pending = startDecoding(tileRow: row + 1) }
+        peakHeldPixels = max(peakHeldPixels, (held.count + (pending == nil ? 0 : tileColumns.count)) * tiling.tileSize.pixelCount)
+    }
+
+    /// A tile row's tiles of the region, decoding on other threads (the tiles in parallel) until
+    /// `group` is done; `results` are read only after waiting on it.
+    private final class TileRowJob: @unchecked Sendable {
+        let row: Int
+        let group = DispatchGroup()
+        var results: [Result<HeldTile, HEICError>]
+        /// Keeps libheif's context alive while the decode runs.
+        let file: HEIFFile
+
+        init(row: Int, count: Int, file: HEIFFile) {
+            (self.row, self.file) = (row, file)
+            results = Array(repeating: .failure(.decodeFailed("not decoded")), count: count)
+        }
+    }
+
+    private func startDecoding(tileRow row: Int) -> TileRowJob {
+        let job = TileRowJob(row: row, count: tileColumns.count, file: file)
+        let (columns, tileSize, imageSize, parts) = (tileColumns, tiling.tileSize, tiling.imageSize, min(threads, tileColumns.count))
+        job.group.enter()
+        DispatchQueue.global().async {
+            let handle = job.file.handle
+            job.results.withUnsafeMutableBufferPointer { results in
+                let shared = HandedOver(results)
+                let decode = { (index: Int) in
+                    let column = columns.lowerBound + index
+                    // The part of the tile inside the image (a grid's last column and row are cut).
+                    let needed = PixelSize(width: min(tileSize.width, imageSize.width - column * tileSize.width),
+                                           height: min(tileSize.height, imageSize.height - row * tileSize.height))
+                    shared.value[index] = Self.decodeTile(handle, column: column, row: row, needing: needed)
+                }
+                if parts <= 1 {
+                    for index in 0..<columns.count { decode(index) }
+                } else {
+                    // Tile i on part i mod parts: each part decodes its own tiles, one at a time.
+                    let sharedDecode = HandedOver(decode)
+                    DispatchQueue.concurrentPerform(iterations: parts) { part in
+                        for index in Swift.stride(from: part, to: columns.count, by: parts) { sharedDecode.value(index) }
+                    }
+                }
+            }
+            job.group.leave()
+        }
+        return job
+    }
+
+    /// Waits for the decode started ahead, if any, and releases its tiles.
+    private func discardPending() {
+        guard let pending else { return }
+        pending.group.wait()
+        for case .success(let tile) in pending.results { adjust_heif_image_release(tile.image) }
+        self.pending = nil
     }
 
     /// Tile (`column`, `row`) decoded to 8-bit RGB in the stored frame, strictly (a missing or
