@@ -61,7 +61,7 @@ public struct HEICTiling: Equatable, Sendable {
     public static func decodeSummary(_ tiling: HEICTiling?, region: PixelRect, libheif: LibheifVersion?) -> String {
         let version = libheif.map { "libheif \($0)" } ?? "libheif"
         guard let tiling else { return "whole image (\(version) without the tile API)" }
-        return "\(tiling.tileCount(touching: region)) of \(tiling.count) tiles (\(version) tile API)"
+        return "\(tiling.tileCount(touching: region)) of \(tiling.count) tile\(tiling.count == 1 ? "" : "s") (\(version) tile API)"
     }
 }
 
