@@ -40,10 +40,17 @@
     X(heif_image_handle_release) \
     X(heif_image_release)
 
+// Functions adjust uses when the libheif loaded has them, and does without otherwise: the tile
+// API of libheif 1.19 (a grid image decoded tile by tile). A missing one does not fail the load.
+#define HEIF_OPTIONAL_FUNCTIONS(X) \
+    X(heif_image_handle_get_image_tiling) \
+    X(heif_image_handle_decode_image_tile)
+
 // Pointers typed from heif.h's own declarations, so a prototype cannot drift from the library's.
 static struct {
 #define X(name) __typeof__(name) *name;
     HEIF_FUNCTIONS(X)
+    HEIF_OPTIONAL_FUNCTIONS(X)
 #undef X
 } functions;
 
@@ -66,6 +73,9 @@ static void load(void) {
     }
     HEIF_FUNCTIONS(X)
 #undef X
+#define X(name) functions.name = (__typeof__(name) *)dlsym(library, #name);
+    HEIF_OPTIONAL_FUNCTIONS(X)
+#undef X
     loaded = 1;
 }
 
@@ -76,6 +86,11 @@ int adjust_heif_load(void) {
 
 const char *adjust_heif_load_error(void) {
     return load_error;
+}
+
+int adjust_heif_has_tile_api(void) {
+    return adjust_heif_load() && functions.heif_image_handle_get_image_tiling
+        && functions.heif_image_handle_decode_image_tile;
 }
 
 struct heif_context* adjust_heif_context_alloc(void)
@@ -176,3 +191,9 @@ void adjust_heif_image_handle_release(const struct heif_image_handle *arg0)
 
 void adjust_heif_image_release(const struct heif_image *arg0)
 { functions.heif_image_release(arg0); }
+
+struct heif_error adjust_heif_image_handle_get_image_tiling(const struct heif_image_handle *arg0, int arg1, struct heif_image_tiling *arg2)
+{ return functions.heif_image_handle_get_image_tiling(arg0, arg1, arg2); }
+
+struct heif_error adjust_heif_image_handle_decode_image_tile(const struct heif_image_handle *arg0, struct heif_image **arg1, enum heif_colorspace arg2, enum heif_chroma arg3, const struct heif_decoding_options *arg4, uint32_t arg5, uint32_t arg6)
+{ return functions.heif_image_handle_decode_image_tile(arg0, arg1, arg2, arg3, arg4, arg5, arg6); }

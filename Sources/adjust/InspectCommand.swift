@@ -61,10 +61,14 @@ struct InspectCommand: ParsableCommand {
         do {
             let edit: LoadedEdit
             var plan: RenderPlan?
+            var decode: String?
             if let input {
                 let photo = try PhotoEdit(imagePath: input, editPath: xmp, size: size.request, editSource: limits.editSource,
                                           planner: limits.planner, renderer: Renderer(decoder: limits.decoder))
                 (edit, plan) = (photo.edit, photo.plan)
+                if case .heic(_, let header) = photo.original {
+                    decode = HEICTiling.decodeSummary(header.tiling, region: photo.plan.sourceRegion, libheif: LibheifVersion.loaded)
+                }
             } else {
                 let path = xmp!   // validate() requires one of the two
                 edit = try limits.editSource.load(editFile: path)
@@ -79,8 +83,8 @@ struct InspectCommand: ParsableCommand {
             }
             Diagnostics.report(edit, plan: plan, image: input)
             let exact = Set(try colour.options().effectCubes.keys)
-            print(json ? InspectReport.json(edit: edit, plan: plan, exactEffects: exact)
-                       : InspectReport.text(edit: edit, plan: plan, exactEffects: exact))
+            print(json ? InspectReport.json(edit: edit, plan: plan, exactEffects: exact, heicDecode: decode)
+                       : InspectReport.text(edit: edit, plan: plan, exactEffects: exact, heicDecode: decode))
         } catch let error as FileError {
             throw Diagnostics.fail(error)
         }

@@ -3,7 +3,8 @@ import Foundation
 
 /// The text and JSON forms of `adjust inspect`.
 enum InspectReport {
-    static func text(edit: LoadedEdit, plan: RenderPlan?, exactEffects: Set<PhotoEffect>) -> String {
+    /// `heicDecode`: for a HEIC, what decodes it (`HEICTiling.decodeSummary`).
+    static func text(edit: LoadedEdit, plan: RenderPlan?, exactEffects: Set<PhotoEffect>, heicDecode: String? = nil) -> String {
         var lines = ["edit: \(edit.origin)"]
         lines.append("chain (application order):")
         lines += stepLines(edit.chain.steps, indent: "  ", exactEffects: exactEffects)
@@ -26,10 +27,11 @@ enum InspectReport {
             "  source region:   \(plan.sourceRegion.width)×\(plan.sourceRegion.height) at (\(plan.sourceRegion.x), \(plan.sourceRegion.y)) of the decoded raster",
             "  output:          \(plan.outputSize)\(plan.needsResample ? " (area-resampled)" : ""), written \(plan.orientedSize)",
         ]
+        if let heicDecode { lines.append("  HEIC decode:     \(heicDecode)") }
         return lines.joined(separator: "\n")
     }
 
-    static func json(edit: LoadedEdit, plan: RenderPlan?, exactEffects: Set<PhotoEffect>) -> String {
+    static func json(edit: LoadedEdit, plan: RenderPlan?, exactEffects: Set<PhotoEffect>, heicDecode: String? = nil) -> String {
         var root: [String: Any] = [
             "source": origin(edit.origin),
             "chain": edit.chain.steps.map { stepObject($0, exactEffects) },
@@ -50,6 +52,10 @@ enum InspectReport {
                 "orientedSize": size(plan.orientedSize),
                 "areaResample": plan.needsResample,
             ] as [String: Any]
+            if let heicDecode, var object = root["plan"] as? [String: Any] {
+                object["heicDecode"] = heicDecode
+                root["plan"] = object
+            }
         }
         let data = (try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)

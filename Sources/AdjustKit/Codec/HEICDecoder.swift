@@ -50,6 +50,9 @@ public struct HEICHeader: Equatable, Sendable {
     /// Kinds of the auxiliary images attached to the primary image (depth, matte, HDR gain map,
     /// alpha, or the auxC URN), none of which is used.
     public var auxiliaryImages: [String]
+    /// The grid the primary image is stored in, as libheif's tile API reports it; nil when the
+    /// libheif loaded has no tile API (then a render decodes the image whole).
+    public var tiling: HEICTiling? = nil
     /// The normative orientation: `irot`/`imir` composed into EXIF 1–8.
     public var orientation: Int { transforms.exifOrientation }
 
@@ -93,8 +96,10 @@ struct RGB8Rows {
 
 /// Decodes HEIC/HEIF photos with libheif (HEVC through libde265): the primary image in its stored
 /// frame, `irot`/`imir` not applied (`ignore_transformations`), since edits are defined on it
-/// and the orientation is applied after them like a JPEG's EXIF orientation. There is no reduced
-/// decode: libheif decodes every tile of the grid.
+/// and the orientation is applied after them like a JPEG's EXIF orientation. With libheif 1.19's
+/// tile API a render decodes only the grid tiles its region overlaps, tile row by tile row
+/// (`openTiles`, `HEICTileRows`); without it, the whole image (`withDecodedRows`). There is no
+/// reduced (downscaled) decode.
 public struct HEICDecoder: Sendable {
     /// Checked against the handle's stored size before any pixel is decoded.
     public var maxSide: Int
@@ -197,6 +202,33 @@ public struct HEICDecoder: Sendable {
         return body(RGB8Rows(base: base, stride: Int(stride), size: size), seconds)
     }
 
+    /// Opens `bytes` to be decoded by region, tile row by tile row (`HEICTileRows`), when the
+    /// libheif loaded has the tile API (1.19); nil when it has not (then `withDecodedRows`).
+    func openTiles(_ bytes: [UInt8]) throws(HEICError) -> HEICTileSource? {
+        guard adjust_heif_has_tile_api() == 1 else { return nil }
+        let start = DispatchTime.now().uptimeNanoseconds
+        return try openTiles(try HEIFFile(bytes, maxSide: maxSide), input: nil, since: start)
+    }
+
+    /// As `openTiles(_:)`, reading `file` as libheif asks for it (`HEIFFileReader`). Throws
+    /// `HEICError`, or the `FileError` of a failed read.
+    func openTiles(file: OpenInputFile) throws -> HEICTileSource? {
+        guard adjust_heif_has_tile_api() == 1 else { return nil }
+        let start = DispatchTime.now().uptimeNanoseconds
+        do {
+            return try openTiles(try HEIFFile(reader: HEIFFileReader(file: file), maxSide: maxSide), input: file, since: start)
+        } catch {
+            throw file.readFailure ?? error
+        }
+    }
+
+    private func openTiles(_ file: HEIFFile, input: OpenInputFile?, since start: UInt64) throws(HEICError) -> HEICTileSource? {
+        let size = try checkedSize(of: file)
+        guard let tiling = try HEICTiling.read(file.handle, size: size) else { return nil }
+        return HEICTileSource(file: file, tiling: tiling, input: input, threads: decodingThreads,
+                              openSeconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+
     /// The primary image's stored size (`ispe`), within the limits.
     private func checkedSize(of file: HEIFFile) throws(HEICError) -> PixelSize {
         let size = PixelSize(width: Int(adjust_heif_image_handle_get_ispe_width(file.handle)),
@@ -214,7 +246,8 @@ public struct HEICDecoder: Sendable {
         var primary: heif_item_id = 0
         _ = adjust_heif_context_get_primary_image_ID(file.context, &primary)
         return HEICHeader(size: size, transforms: HEIFTransformProperties.read(in: bytes, itemID: primary),
-                          metadata: HEICMetadata(handle: file.handle), auxiliaryImages: Self.auxiliaryKinds(file.handle))
+                          metadata: HEICMetadata(handle: file.handle), auxiliaryImages: Self.auxiliaryKinds(file.handle),
+                          tiling: try? HEICTiling.read(file.handle, size: size))
     }
 
     /// The kinds of the primary image's auxiliary images, in a word each.
@@ -248,6 +281,26 @@ public struct HEICDecoder: Sendable {
         guard let text = error.message else { return "unknown libheif error \(error.code.rawValue)" }
         let message = String(cString: text).split(whereSeparator: \.isNewline).joined(separator: " ")
         return message.isEmpty ? "libheif error \(error.code.rawValue)" : message
+    }
+}
+
+/// A HEIC opened for a decode by region (`HEICDecoder.openTiles`): its tiles are decoded when a
+/// `HEICTileRows` made by `rows(region:)` is asked for rows.
+final class HEICTileSource {
+    let file: HEIFFile
+    let tiling: HEICTiling
+    let input: OpenInputFile?
+    let threads: Int?
+    /// Seconds spent in libheif opening the file.
+    let openSeconds: Double
+
+    init(file: HEIFFile, tiling: HEICTiling, input: OpenInputFile?, threads: Int?, openSeconds: Double) {
+        (self.file, self.tiling, self.input, self.threads, self.openSeconds) = (file, tiling, input, threads, openSeconds)
+    }
+
+    /// The rows of `region` (inside the image), decoded as they are read.
+    func rows(region: PixelRect) -> HEICTileRows {
+        HEICTileRows(file: file, tiling: tiling, region: region, input: input, threads: threads, openSeconds: openSeconds)
     }
 }
 

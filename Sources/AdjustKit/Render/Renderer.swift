@@ -123,6 +123,10 @@ public struct Renderer: Sendable {
         (self.decoder, self.colour) = (decoder, colour)
     }
 
+    /// False: a HEIC is decoded whole even where libheif has the tile API (the path a libheif
+    /// older than 1.19 takes; tests compare the two).
+    var heicByTile = true
+
     /// The HEIC decoder, with the same size limits as `decoder`.
     public var heicDecoder: HEICDecoder { HEICDecoder(maxSide: decoder.maxSide, maxPixels: decoder.maxPixels) }
 
@@ -144,18 +148,29 @@ public struct Renderer: Sendable {
         return try withPixels(of: original) { pixels in try render(plan, pixels: pixels, program: program) }
     }
 
-    /// Where the pixels of the render come from: a JPEG decoded as the render goes, or a HEIC's
-    /// whole decoded raster (valid inside `withPixels` only) and the seconds libheif took.
+    /// Where the pixels of the render come from: a JPEG decoded as the render goes, a HEIC whose
+    /// tiles are decoded as the render goes (libheif 1.19's tile API), or a HEIC's whole decoded
+    /// raster (valid inside `withPixels` only) and the seconds libheif took.
     private enum Pixels {
         case jpeg(OriginalBytes)
+        case tiles(HEICTileSource)
         case raster(RGB8Rows, decodeSeconds: Double)
     }
 
-    /// Runs `body` with `original`'s pixels: a JPEG's bytes or file, or a HEIC decoded once, whole.
+    /// Runs `body` with `original`'s pixels: a JPEG's bytes or file, a HEIC opened for a decode
+    /// by tiles, or (a libheif without the tile API) a HEIC decoded once, whole.
     private func withPixels<T>(of original: OriginalImage, _ body: (Pixels) throws -> T) throws -> T {
         switch original {
         case .jpeg(let source): return try body(.jpeg(source))
         case .heic(let source, _):
+            if heicByTile {
+                let tiles = if let bytes = source.inMemory {
+                    try heicDecoder.openTiles(bytes)
+                } else {
+                    try heicDecoder.openTiles(file: try source.reopen()!)
+                }
+                if let tiles { return try body(.tiles(tiles)) }
+            }
             let result: Result<T, any Error>
             if let bytes = source.inMemory {
                 result = try heicDecoder.withDecodedRows(bytes) { rows, seconds in
@@ -176,6 +191,17 @@ public struct Renderer: Sendable {
         switch pixels {
         case .jpeg(let source): return try fused.run(jpeg: source, sink: sink)
         case .raster(let rows, let seconds): return (try fused.run(raster: rows, sink: sink), seconds)
+        case .tiles(let source):
+            var opened: HEICTileRows?
+            let warnings = try fused.run(open: { region in
+                guard source.tiling.imageSize == fused.plan.decodedSize else {
+                    throw RenderError.decodedSizeMismatch(expected: fused.plan.decodedSize, got: source.tiling.imageSize)
+                }
+                let rows = source.rows(region: region)
+                opened = rows
+                return rows
+            }, sink: sink)
+            return (warnings, opened?.seconds ?? source.openSeconds)
         }
     }
 
@@ -258,6 +284,14 @@ public struct Renderer: Sendable {
             (decoded, decodeWarnings) = try decoder.decodeReportingWarnings(jpeg, scale: plan.decodeScale)
             decodeSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         case .raster(let rows, let seconds): (decoded, decodeWarnings, decodeSeconds) = (rows.copied(), [], seconds)
+        case .tiles(let source):
+            let size = source.tiling.imageSize
+            let rows = source.rows(region: PixelRect(x: 0, y: 0, width: size.width, height: size.height))
+            var image = RGB8Image(size: size, pixels: [UInt8](repeating: 0, count: size.pixelCount * 3))
+            try image.pixels.withUnsafeMutableBufferPointer {
+                try rows.readRows(into: $0.baseAddress!, stride: size.width * 3, count: size.height)
+            }
+            (decoded, decodeWarnings, decodeSeconds) = (image, [], rows.seconds)
         }
         guard decoded.size == plan.decodedSize else {
             throw RenderError.decodedSizeMismatch(expected: plan.decodedSize, got: decoded.size)

@@ -12,8 +12,8 @@
 
 #include <libheif/heif.h>
 
-/// Loads libheif (once, thread-safe). 1 when every function below is available, else 0 with
-/// the reason in `adjust_heif_load_error()`.
+/// Loads libheif (once, thread-safe). 1 when every function below is available (the optional
+/// ones at the end aside), else 0 with the reason in `adjust_heif_load_error()`.
 int adjust_heif_load(void);
 /// Why `adjust_heif_load()` failed (dlerror's text); empty after success.
 const char *adjust_heif_load_error(void);
@@ -51,5 +51,11 @@ struct heif_error adjust_heif_image_handle_get_raw_color_profile(const struct he
 size_t adjust_heif_image_handle_get_raw_color_profile_size(const struct heif_image_handle *arg0);
 void adjust_heif_image_handle_release(const struct heif_image_handle *arg0);
 void adjust_heif_image_release(const struct heif_image *arg0);
+
+/// 1 when libheif is loaded and has the tile API (libheif 1.19: the two functions below), else 0.
+/// Call those two only after this has returned 1.
+int adjust_heif_has_tile_api(void);
+struct heif_error adjust_heif_image_handle_get_image_tiling(const struct heif_image_handle *arg0, int arg1, struct heif_image_tiling *arg2);
+struct heif_error adjust_heif_image_handle_decode_image_tile(const struct heif_image_handle *arg0, struct heif_image **arg1, enum heif_colorspace arg2, enum heif_chroma arg3, const struct heif_decoding_options *arg4, uint32_t arg5, uint32_t arg6);
 
 #endif

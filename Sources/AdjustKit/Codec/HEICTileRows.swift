@@ -1,0 +1,271 @@
+import CHeifLoader
+import Dispatch
+import Foundation
+
+/// The grid a HEIC's primary image is stored in, in its stored frame (`irot`/`imir` not
+/// applied), as libheif 1.19's tile API reports it: an iPhone's 12 MP photo is 8 × 6 tiles of
+/// 512 × 512 HEVC, the last column and row cut by the image's size. An image that is no grid is
+/// one tile, the whole image.
+public struct HEICTiling: Equatable, Sendable {
+    public var columns: Int
+    public var rows: Int
+    public var tileSize: PixelSize
+    /// The grid's output size (`ispe`).
+    public var imageSize: PixelSize
+
+    public init(columns: Int, rows: Int, tileSize: PixelSize, imageSize: PixelSize) {
+        (self.columns, self.rows, self.tileSize, self.imageSize) = (columns, rows, tileSize, imageSize)
+    }
+
+    /// Tiles in the grid.
+    public var count: Int { columns * rows }
+
+    /// The tile columns and rows `region` (in the stored frame) overlaps; empty for an empty region.
+    public func tiles(touching region: PixelRect) -> (columns: Range<Int>, rows: Range<Int>) {
+        guard region.width > 0, region.height > 0 else { return (0..<0, 0..<0) }
+        let x0 = max(0, region.x), y0 = max(0, region.y)
+        let x1 = min(imageSize.width, region.x + region.width), y1 = min(imageSize.height, region.y + region.height)
+        guard x1 > x0, y1 > y0 else { return (0..<0, 0..<0) }
+        return (x0 / tileSize.width..<((x1 - 1) / tileSize.width + 1), y0 / tileSize.height..<((y1 - 1) / tileSize.height + 1))
+    }
+
+    /// How many tiles decoding `region` takes.
+    public func tileCount(touching region: PixelRect) -> Int {
+        let (columns, rows) = tiles(touching: region)
+        return columns.count * rows.count
+    }
+
+    /// The grid of `handle`, checked against its `ispe` size; nil when the libheif loaded has no
+    /// tile API (older than 1.19).
+    static func read(_ handle: OpaquePointer, size: PixelSize) throws(HEICError) -> HEICTiling? {
+        guard adjust_heif_has_tile_api() == 1 else { return nil }
+        var tiling = heif_image_tiling()
+        let status = adjust_heif_image_handle_get_image_tiling(handle, 0, &tiling)
+        guard status.code == heif_error_Ok else { throw .malformed(HEICDecoder.message(status)) }
+        let result = HEICTiling(columns: Int(tiling.num_columns), rows: Int(tiling.num_rows),
+                                tileSize: PixelSize(width: Int(tiling.tile_width), height: Int(tiling.tile_height)),
+                                imageSize: PixelSize(width: Int(tiling.image_width), height: Int(tiling.image_height)))
+        guard result.columns > 0, result.rows > 0, result.tileSize.width > 0, result.tileSize.height > 0,
+              result.imageSize == size,
+              result.columns * result.tileSize.width >= size.width, result.rows * result.tileSize.height >= size.height,
+              (result.columns - 1) * result.tileSize.width < size.width,
+              (result.rows - 1) * result.tileSize.height < size.height else {
+            throw .malformed("the image's tile grid (\(result.columns)×\(result.rows) tiles of \(result.tileSize)) "
+                             + "does not cover its size \(size)")
+        }
+        return result
+    }
+
+    /// What `adjust inspect` says about decoding `region` of an image with this grid (nil: the
+    /// libheif loaded has no tile API, and decodes the image whole).
+    public static func decodeSummary(_ tiling: HEICTiling?, region: PixelRect, libheif: LibheifVersion?) -> String {
+        let version = libheif.map { "libheif \($0)" } ?? "libheif"
+        guard let tiling else { return "whole image (\(version) without the tile API)" }
+        return "\(tiling.tileCount(touching: region)) of \(tiling.count) tile\(tiling.count == 1 ? "" : "s") (\(version) tile API)"
+    }
+}
+
+/// A HEIC's primary image in its stored frame, decoded tile row by tile row as the fused renderer
+/// asks for rows, only the tiles the region overlaps (libheif 1.19's tile API): a crop decodes
+/// the tiles it keeps, and a render holds at most two tile rows of decoded pixels (the one read
+/// and the next, decoding ahead on other threads), never the image. The tiles of a tile row
+/// decode in parallel. Each tile is converted to RGB by libheif on its own,
+/// which gives the same bytes as libheif's whole-image decode (HEICTests checks every fixture).
+/// Used on the decoder thread only, once made.
+final class HEICTileRows: DecodedRowSource {
+    let decodedSize: PixelSize
+    let columnOffset: Int
+    let width: Int
+    let warnings: [String] = []
+    /// Wall time the reading thread has waited on libheif so far (opening the file included when
+    /// it was passed in; decoding ahead, overlapped with the render, is not counted).
+    private(set) var seconds: Double
+    /// Tiles decoded so far (a test hook, and what `adjust inspect` predicts).
+    private(set) var tilesDecoded = 0
+    /// Tile rows decoded so far.
+    private(set) var tileRowsDecoded = 0
+    /// Most decoded pixels held at once (a test hook: a crop holds fewer than the image has).
+    private(set) var peakHeldPixels = 0
+
+    private let file: HEIFFile
+    private let tiling: HEICTiling
+    private let input: OpenInputFile?
+    private let threads: Int
+    private let tileColumns: Range<Int>
+    private var nextRow: Int
+    private let lastRow: Int
+    /// The decoded tiles of tile row `heldRow`, one per column of `tileColumns`.
+    private var heldRow = -1
+    private var held: [HeldTile] = []
+    /// The next tile row, decoding ahead (so at most two tile rows are held at once).
+    private var pending: TileRowJob?
+
+    private struct HeldTile: @unchecked Sendable {
+        let image: OpaquePointer
+        let base: UnsafePointer<UInt8>
+        let stride: Int
+    }
+
+    /// Delivers `region` of `file`'s primary image, from its top row down; `region` must lie
+    /// inside the image. `input`: the file libheif reads from, whose failed read is reported
+    /// instead of libheif's error. `threads`: tiles decoded at once (default: one per core).
+    init(file: HEIFFile, tiling: HEICTiling, region: PixelRect, input: OpenInputFile? = nil, threads: Int? = nil,
+         openSeconds: Double = 0) {
+        precondition(region.x >= 0 && region.y >= 0 && region.x + region.width <= tiling.imageSize.width
+                     && region.y + region.height <= tiling.imageSize.height, "region outside the image")
+        (self.file, self.tiling, self.input, seconds) = (file, tiling, input, openSeconds)
+        self.threads = max(1, threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        (decodedSize, columnOffset, width, nextRow, lastRow) = (tiling.imageSize, region.x, region.width, region.y,
+                                                               region.y + region.height)
+        tileColumns = tiling.tiles(touching: region).columns
+    }
+
+    deinit {
+        discardPending()
+        release()
+    }
+
+    func readRows(into destination: UnsafeMutablePointer<UInt8>, stride: Int, count: Int) throws {
+        precondition(count >= 0 && count <= lastRow - nextRow && stride >= width * 3)
+        let tileSize = tiling.tileSize
+        for i in 0..<count {
+            let y = nextRow + i
+            let tileRow = y / tileSize.height
+            if tileRow != heldRow { try hold(tileRow: tileRow) }
+            let yInTile = y - tileRow * tileSize.height
+            var out = destination + i * stride
+            for (index, column) in tileColumns.enumerated() {
+                let tile = held[index]
+                let left = column * tileSize.width
+                let from = max(columnOffset, left), to = min(columnOffset + width, left + tileSize.width)
+                out.update(from: tile.base + yInTile * tile.stride + (from - left) * 3, count: (to - from) * 3)
+                out += (to - from) * 3
+            }
+        }
+        nextRow += count
+        if nextRow == lastRow {
+            discardPending()
+            release()
+        }
+    }
+
+    /// Makes tile row `row` the one held: takes it from the decode started ahead (or decodes it
+    /// now), releasing the row held before, and starts decoding the next tile row the region
+    /// needs on other threads, to overlap the rendering of this one.
+    private func hold(tileRow row: Int) throws {
+        release()
+        let job: TileRowJob
+        if let pending, pending.row == row {
+            job = pending
+        } else {
+            discardPending()
+            job = startDecoding(tileRow: row)
+        }
+        pending = nil
+        let start = DispatchTime.now().uptimeNanoseconds
+        job.group.wait()
+        seconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        var failure: HEICError?
+        for result in job.results {
+            switch result {
+            case .success(let tile): held.append(tile)
+            case .failure(let error): failure = failure ?? error
+            }
+        }
+        heldRow = row
+        tilesDecoded += tileColumns.count
+        tileRowsDecoded += 1
+        if let failure {
+            release()
+            throw input?.readFailure ?? failure
+        }
+        if row < (lastRow - 1) / tiling.tileSize.height { pending = startDecoding(tileRow: row + 1) }
+        peakHeldPixels = max(peakHeldPixels, (held.count + (pending == nil ? 0 : tileColumns.count)) * tiling.tileSize.pixelCount)
+    }
+
+    /// A tile row's tiles of the region, decoding on other threads (the tiles in parallel) until
+    /// `group` is done; `results` are read only after waiting on it.
+    private final class TileRowJob: @unchecked Sendable {
+        let row: Int
+        let group = DispatchGroup()
+        var results: [Result<HeldTile, HEICError>]
+        /// Keeps libheif's context alive while the decode runs.
+        let file: HEIFFile
+
+        init(row: Int, count: Int, file: HEIFFile) {
+            (self.row, self.file) = (row, file)
+            results = Array(repeating: .failure(.decodeFailed("not decoded")), count: count)
+        }
+    }
+
+    private func startDecoding(tileRow row: Int) -> TileRowJob {
+        let job = TileRowJob(row: row, count: tileColumns.count, file: file)
+        let (columns, tileSize, imageSize, parts) = (tileColumns, tiling.tileSize, tiling.imageSize, min(threads, tileColumns.count))
+        job.group.enter()
+        DispatchQueue.global().async {
+            let handle = job.file.handle
+            job.results.withUnsafeMutableBufferPointer { results in
+                let shared = HandedOver(results)
+                let decode = { (index: Int) in
+                    let column = columns.lowerBound + index
+                    // The part of the tile inside the image (a grid's last column and row are cut).
+                    let needed = PixelSize(width: min(tileSize.width, imageSize.width - column * tileSize.width),
+                                           height: min(tileSize.height, imageSize.height - row * tileSize.height))
+                    shared.value[index] = Self.decodeTile(handle, column: column, row: row, needing: needed)
+                }
+                if parts <= 1 {
+                    for index in 0..<columns.count { decode(index) }
+                } else {
+                    // Tile i on part i mod parts: each part decodes its own tiles, one at a time.
+                    let sharedDecode = HandedOver(decode)
+                    DispatchQueue.concurrentPerform(iterations: parts) { part in
+                        for index in Swift.stride(from: part, to: columns.count, by: parts) { sharedDecode.value(index) }
+                    }
+                }
+            }
+            job.group.leave()
+        }
+        return job
+    }
+
+    /// Waits for the decode started ahead, if any, and releases its tiles.
+    private func discardPending() {
+        guard let pending else { return }
+        pending.group.wait()
+        for case .success(let tile) in pending.results { adjust_heif_image_release(tile.image) }
+        self.pending = nil
+    }
+
+    /// Tile (`column`, `row`) decoded to 8-bit RGB in the stored frame, strictly (a missing or
+    /// broken tile fails, never grey), at least `size` pixels.
+    private static func decodeTile(_ handle: OpaquePointer, column: Int, row: Int, needing size: PixelSize) -> Result<HeldTile, HEICError> {
+        guard let options = adjust_heif_decoding_options_alloc() else { return .failure(.decodeFailed("libheif could not start")) }
+        defer { adjust_heif_decoding_options_free(options) }
+        options.pointee.ignore_transformations = 1   // the stored frame
+        options.pointee.convert_hdr_to_8bit = 1
+        options.pointee.strict_decoding = 1
+        var image: OpaquePointer?
+        let status = adjust_heif_image_handle_decode_image_tile(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB,
+                                                                options, UInt32(column), UInt32(row))
+        guard status.code == heif_error_Ok, let image else { return .failure(.decodeFailed(HEICDecoder.message(status))) }
+        let decoded = PixelSize(width: Int(adjust_heif_image_get_width(image, heif_channel_interleaved)),
+                                height: Int(adjust_heif_image_get_height(image, heif_channel_interleaved)))
+        var stride: Int32 = 0
+        guard let base = adjust_heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
+              Int(stride) >= decoded.width * 3 else {
+            adjust_heif_image_release(image)
+            return .failure(.decodeFailed("libheif returned no RGB plane for tile (\(column), \(row))"))
+        }
+        guard decoded.width >= size.width, decoded.height >= size.height else {
+            adjust_heif_image_release(image)
+            return .failure(.decodeFailed("tile (\(column), \(row)) decoded to \(decoded) pixels where the grid needs \(size)"))
+        }
+        return .success(HeldTile(image: image, base: base, stride: Int(stride)))
+    }
+
+    private func release() {
+        for tile in held { adjust_heif_image_release(tile.image) }
+        held = []
+        heldRow = -1
+    }
+}
