@@ -124,13 +124,16 @@ struct BatchCommand: ParsableCommand {
 
     @OptionGroup var metadata: MetadataOptionGroup
 
-    @OptionGroup(title: "Limits") var limits: LimitOptions
 
     @Option(name: .long, help: ArgumentHelp("Output format, jpeg (default) or png.", valueName: "jpeg|png"))
     var format: String?
 
     @Option(name: .long, help: ArgumentHelp("JPEG quality, 1–100.", valueName: "Q"))
     var quality: Int = 90
+
+    // Last and untitled: help lists the options a user reaches for first, then the limits
+    // (swift-argument-parser shows every titled group before the untitled options).
+    @OptionGroup var limits: LimitOptions
 
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give at least one input file or folder") }

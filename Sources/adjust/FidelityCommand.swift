@@ -93,7 +93,10 @@ struct FidelityCommand: ParsableCommand {
 
     @OptionGroup var colour: ColourOptionGroup
 
-    @OptionGroup(title: "Limits") var limits: LimitOptions
+
+    // Last and untitled: help lists the options a user reaches for first, then the limits
+    // (swift-argument-parser shows every titled group before the untitled options).
+    @OptionGroup var limits: LimitOptions
 
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give at least one folder or photo") }

@@ -39,10 +39,13 @@ struct InspectCommand: ParsableCommand {
 
     @OptionGroup var colour: ColourOptionGroup
 
-    @OptionGroup(title: "Limits") var limits: LimitOptions
 
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
+
+    // Last and untitled: help lists the options a user reaches for first, then the limits
+    // (swift-argument-parser shows every titled group before the untitled options).
+    @OptionGroup var limits: LimitOptions
 
     func validate() throws {
         if input == nil, xmp == nil { throw ValidationError("give an image IN, or --edit FILE") }

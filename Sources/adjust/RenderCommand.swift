@@ -45,7 +45,7 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(
         "For a photo without an edit: copy (the original's bytes when nothing asked for changes them, else rendered) or render (always decoded and written). Without it nothing is written.",
         valueName: "copy|render"))
-    var unedited: UneditedPolicy?
+    var unedited: UneditedPolicy.ForRender?
 
     @OptionGroup var size: SizeOptions
 
@@ -53,7 +53,6 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var metadata: MetadataOptionGroup
 
-    @OptionGroup(title: "Limits") var limits: LimitOptions
 
     @Option(name: .long, help: ArgumentHelp(
         "Output format, jpeg or png (default: from OUT's extension, else jpeg). PNG keeps transparency.",
@@ -63,6 +62,10 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("JPEG quality, 1–100.", valueName: "Q"))
     var quality: Int = 90
 
+    // Last and untitled: help lists the options a user reaches for first, then the limits
+    // (swift-argument-parser shows every titled group before the untitled options).
+    @OptionGroup var limits: LimitOptions
+
     func validate() throws {
         if let extra = unexpected.first {
             throw ValidationError("render takes one photo; name the output with -o: adjust render \(input) -o \(extra)")
@@ -70,7 +73,6 @@ struct RenderCommand: ParsableCommand {
         if EditFileName.isEdit(input) {
             throw ValidationError("\(input) is an edit, not a photo: adjust render PHOTO --edit \(input)")
         }
-        if unedited == .skip { throw ValidationError("--unedited for render is copy or render (skip is what render does without it)") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1–100, got \(quality)") }
         if let format, ImageFormat(rawValue: format.lowercased()) == nil {
             throw ValidationError("--format must be jpeg or png, got '\(format)'")
@@ -136,7 +138,7 @@ struct RenderCommand: ParsableCommand {
             throw FileError(path: input, kind: .unreadable, problem: "no edit found (its own XMP, \(Self.sidecarNames(input))); "
                 + "nothing written: --edit FILE names the edit, --unedited copy|render writes the photo anyway")
         }
-        if unedited == .copy, UneditedPolicy.copyIsFaithful(photo, size: size.request, format: format, metadata: metadata.options) {
+        if unedited.policy == .copy, UneditedPolicy.copyIsFaithful(photo, size: size.request, format: format, metadata: metadata.options) {
             try UneditedPolicy.copy(photo, to: outputPath)
             Diagnostics.note("\(input): no edit found; copied unchanged")
             return

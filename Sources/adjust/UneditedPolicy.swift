@@ -11,6 +11,12 @@ enum UneditedPolicy: String, ExpressibleByArgument, CaseIterable, Sendable {
     /// Always decoded and written again (upright, in the requested size, format and metadata).
     case render
 
+    /// `render --unedited` takes copy or render: skipping is what render does without the flag.
+    enum ForRender: String, ExpressibleByArgument, CaseIterable, Sendable {
+        case copy, render
+        var policy: UneditedPolicy { self == .copy ? .copy : .render }
+    }
+
     /// True when writing the photo unchanged gives exactly what was asked for: no resize, the
     /// same format as the original, and its metadata kept whole.
     static func copyIsFaithful(_ photo: PhotoEdit, size: SizeRequest, format: ImageFormat,
