@@ -26,6 +26,12 @@ enum InspectReport {
             "  source region:   \(plan.sourceRegion.width)×\(plan.sourceRegion.height) at (\(plan.sourceRegion.x), \(plan.sourceRegion.y)) of the decoded raster",
             "  output:          \(plan.outputSize)\(plan.needsResample ? " (area-resampled)" : ""), written \(plan.orientedSize)",
         ]
+        if plan.neighbourhoodRadius > 0 {
+            let d = plan.decodeRegion
+            lines.insert("  decode region:   \(d.width)×\(d.height) at (\(d.x), \(d.y)) of the decoded raster "
+                             + "(the source region grown by the neighbourhood radius, \(plan.neighbourhoodRadius) px)",
+                         at: lines.count - 1)
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -50,6 +56,12 @@ enum InspectReport {
                 "orientedSize": size(plan.orientedSize),
                 "areaResample": plan.needsResample,
             ] as [String: Any]
+            if plan.neighbourhoodRadius > 0, var object = root["plan"] as? [String: Any] {
+                let d = plan.decodeRegion
+                object["decodeRegion"] = [d.x, d.y, d.width, d.height]
+                object["neighbourhoodRadius"] = plan.neighbourhoodRadius
+                root["plan"] = object
+            }
         }
         let data = (try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)
