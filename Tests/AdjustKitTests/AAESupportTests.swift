@@ -42,7 +42,7 @@ final class AAESupportTests: XCTestCase {
         ("RKRetouchOperation", "{}", .unsupported),
         ("RedEyeBB", "{}", .unsupported),
         ("RKRedEyeOperation", "{}", .unsupported),
-        ("DepthEffect", #"{"aperture":2.8}"#, .unsupported),
+        ("DepthEffect", #"{"aperture":2.8}"#, .approximate),
         ("PortraitEffect", "{}", .unsupported),
         ("SemanticStyle", "{}", .unsupported),
         ("LivePhotoKeyFrame", #"{"time":{"value":1740,"timescale":600,"flags":1,"epoch":0}}"#, .notForStills),
@@ -92,7 +92,7 @@ final class AAESupportTests: XCTestCase {
         XCTAssertEqual(AAESupport.entry("Crop").chainFilter, "geometry")
         XCTAssertEqual(AAESupport.entry("Orientation").chainFilter, "orientation")
         XCTAssertEqual(AAESupport.entry("Effect").chainFilter, "effect")
-        XCTAssertNil(AAESupport.entry("DepthEffect").chainFilter)
+        XCTAssertEqual(AAESupport.entry("DepthEffect").chainFilter, "depthEffect")
         XCTAssertNil(AAESupport.entry("LivePhotoKeyFrame").chainFilter)
         XCTAssertEqual(AAESupport.entry("Nope"), AAESupport.Entry(level: .unknown, chainFilter: nil))
         for (identifier, entry) in AAESupport.table where [.exact, .strong, .approximate].contains(entry.level) {

@@ -281,4 +281,88 @@ final class NeighbourhoodAdjustmentTests: XCTestCase {
             XCTAssertEqual(chain.steps.filter { !($0.filter is UnsupportedAdjustment) }.map(\.filterName), ["Crop"])
         }
     }
+
+    // MARK: DepthEffect on the real portrait
+
+    /// IMG_3582: the background (far from the focus plane) blurred, the focus region (the flower's
+    /// centre, `focusRect`) as sharp as the B&W-only render (within 1 %); streamed = reference.
+    func testDepthEffectBlursTheBackgroundAndKeepsTheSubject() throws {
+        let folder = TestFixtures.path("Fixtures/apple-renders/portrait-heic")
+        let bw = try Self.writeWithoutDepthEffect(folder + "/IMG_3582.AAE")
+        defer { try? FileManager.default.removeItem(atPath: bw) }
+        let size = SizeRequest.maxSize(1600)
+        let full = try PhotoEdit(imagePath: folder + "/IMG_3582.HEIC", editPath: folder + "/IMG_3582.AAE", size: size)
+        let onlyBW = try PhotoEdit(imagePath: folder + "/IMG_3582.HEIC", editPath: bw, size: size)
+        let (a, b) = (try full.render(), try onlyBW.render())
+        XCTAssertTrue(a.approximations.contains { $0.hasPrefix("DepthEffect (approximation") }, "\(a.approximations)")
+        XCTAssertEqual(a.image.size, PixelSize(width: 1200, height: 1600))
+        // focusRect in the stored frame (5712 × 4284), turned by orientation 6 into the output.
+        let s = 1600.0 / 5712
+        let rect = (x0: Int((4284 - (0.356 + 0.158) * 4284) * s), x1: Int((4284 - 0.356 * 4284) * s),
+                    y0: Int(0.42457 * 5712 * s), y1: Int((0.42457 + 0.11838) * 5712 * s))
+        let face = Self.energy(a.image, rect.x0..<rect.x1, rect.y0..<rect.y1) / Self.energy(b.image, rect.x0..<rect.x1, rect.y0..<rect.y1)
+        XCTAssertEqual(face, 1, accuracy: 0.01, "the subject stays sharp")
+        let top = Self.energy(a.image, 1..<1199, 1..<260) / Self.energy(b.image, 1..<1199, 1..<260)
+        XCTAssertLessThan(top, 0.7, "the background is blurred")
+
+        // The streamed render equals the reference with the same depth image.
+        let bytes = try TestFixtures.bytes(folder + "/IMG_3582.HEIC")
+        let heif = try HEIFFile(bytes, maxSide: 16_384)
+        let depth = try XCTUnwrap(withExtendedLifetime(heif) { HEICDecoder.depthMap(heif.handle) })
+        XCTAssertGreaterThan(depth.size.pixelCount, 10_000)
+        var options = ColourOptions()
+        options.depthMap = depth
+        let renderer = Renderer(colour: options)
+        let program = try ColourProgram(chain: full.plan.rescaledChain, options: options)
+        XCTAssertEqual(program.neighbourhoodRadius, full.plan.neighbourhoodRadius)
+        let reference = try renderer.renderReference(full.plan, original: full.original, program: program)
+        XCTAssertTrue(reference.image == a.image, "streamed = reference")
+    }
+
+    /// A JPEG has no depth image: DepthEffect renders without the blur and says so.
+    func testDepthEffectWithoutADepthImageRendersWithoutTheBlurAndSaysSo() throws {
+        let chain = EditChain([DepthEffect(aperture: 2.8), Vibrance(amount: 0.2)])
+        let jpeg = try TestFixtures.bytes(TestFixtures.image("Landscape_1.jpg"))
+        let plan = try RenderPlanner().plan(storedSize: PixelSize(width: 1800, height: 1200), exifOrientation: nil,
+                                            chain: chain, size: .maxSize(400))
+        let withDepth = try Renderer().render(plan, jpeg: jpeg)
+        let plain = try Renderer().render(try RenderPlanner().plan(storedSize: PixelSize(width: 1800, height: 1200),
+                                                                   exifOrientation: nil, chain: EditChain([Vibrance(amount: 0.2)]),
+                                                                   size: .maxSize(400)), jpeg: jpeg)
+        XCTAssertTrue(withDepth.image == plain.image)
+        XCTAssertEqual(withDepth.warnings, ["DepthEffect left out: the photo has no depth image, so the background is not blurred"])
+    }
+
+    private static func writeWithoutDepthEffect(_ path: String) throws -> String {
+        let document = try AAEDocument(contentsOf: TestFixtures.bytes(path))
+        let kept = document.adjustments.filter { $0.identifier != "DepthEffect" }.map { a -> String in
+            let settings = a.settings.map { "\"\($0.key)\":\(Self.json($0.value))" }.joined(separator: ",")
+            return AAEBuilder.adjustment(a.identifier, settings: "{\(settings)}")
+        }
+        let out = NSTemporaryDirectory() + "neigh-bw-\(getpid()).aae"
+        try Data(AAEBuilder.aae(kept, format: .binary, masterWidth: 5712, masterHeight: 4284, orientation: 6))
+            .write(to: URL(fileURLWithPath: out))
+        return out
+    }
+
+    private static func json(_ value: AAEValue) -> String {
+        switch value {
+        case .number(let n): return "\(n)"
+        case .bool(let b): return b ? "true" : "false"
+        case .string(let s): return "\"\(s)\""
+        default: return "null"
+        }
+    }
+
+    /// Mean squared Laplacian of the green channel over the region.
+    private static func energy(_ image: RGBA8Image, _ columns: Range<Int>, _ rows: Range<Int>) -> Double {
+        let w = image.size.width
+        func g(_ x: Int, _ y: Int) -> Double { Double(image.pixels[(y * w + x) * 4 + 1]) }
+        var sum = 0.0
+        for y in rows { for x in columns {
+            let l = 4 * g(x, y) - g(x - 1, y) - g(x + 1, y) - g(x, y - 1) - g(x, y + 1)
+            sum += l * l
+        } }
+        return sum / Double(columns.count * rows.count)
+    }
 }

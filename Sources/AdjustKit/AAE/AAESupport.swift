@@ -54,11 +54,12 @@ public enum AAESupport {
             "RKNoiseReductionOperation": Entry(level: .approximate, chainFilter: "noiseReduction"),
             "Grain": Entry(level: .approximate, chainFilter: "grain"),
             "RKSelectiveColorOperation": Entry(level: .approximate, chainFilter: "selectiveColor"),
+            "DepthEffect": Entry(level: .approximate, chainFilter: "depthEffect"),
         ]
         // The RAW operations §3 also lists as unsupported are not named there, so they fall under
         // `unknown`, which is treated the same.
         for name in ["RKRetouchOperation", "RedEyeBB", "RKRedEyeOperation",
-                     "DepthEffect", "PortraitEffect", "SemanticStyle"] {
+                     "PortraitEffect", "SemanticStyle"] {
             table[name] = Entry(level: .unsupported, chainFilter: nil)
         }
         for name in ["LivePhotoKeyFrame", "VideoPosterFrame", "Trim", "SlowMotion", "Mute", "AutoLoop",

@@ -5,6 +5,7 @@ enum FilterRegistry {
     static let kinds: [any EditFilter.Type] = [
         UnsupportedAdjustment.self,
         RedEyeCorrections.self,
+        DepthEffect.self,
         NoiseReduction.self,
         FaceBalance.self,
         Vibrance.self,
