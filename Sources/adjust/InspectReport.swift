@@ -27,6 +27,12 @@ enum InspectReport {
             "  source region:   \(plan.sourceRegion.width)×\(plan.sourceRegion.height) at (\(plan.sourceRegion.x), \(plan.sourceRegion.y)) of the decoded raster",
             "  output:          \(plan.outputSize)\(plan.needsResample ? " (area-resampled)" : ""), written \(plan.orientedSize)",
         ]
+        if plan.neighbourhoodRadius > 0 {
+            let d = plan.decodeRegion
+            lines.insert("  decode region:   \(d.width)×\(d.height) at (\(d.x), \(d.y)) of the decoded raster "
+                             + "(the source region grown by the neighbourhood radius, \(plan.neighbourhoodRadius) px)",
+                         at: lines.count - 1)
+        }
         if let heicDecode { lines.append("  HEIC decode:     \(heicDecode)") }
         return lines.joined(separator: "\n")
     }
@@ -52,8 +58,13 @@ enum InspectReport {
                 "orientedSize": size(plan.orientedSize),
                 "areaResample": plan.needsResample,
             ] as [String: Any]
-            if let heicDecode, var object = root["plan"] as? [String: Any] {
-                object["heicDecode"] = heicDecode
+            if var object = root["plan"] as? [String: Any] {
+                if let heicDecode { object["heicDecode"] = heicDecode }
+                if plan.neighbourhoodRadius > 0 {
+                    let d = plan.decodeRegion
+                    object["decodeRegion"] = [d.x, d.y, d.width, d.height]
+                    object["neighbourhoodRadius"] = plan.neighbourhoodRadius
+                }
                 root["plan"] = object
             }
         }

@@ -42,20 +42,23 @@ final class AAESampleOutcomeTests: XCTestCase {
         XCTAssertEqual(edit.notes, ["PortraitVideo ignored: it concerns video or capture, not a still"])
     }
 
-    func testDepthEffectIsUnsupportedAndRefusedAtRender() throws {
+    /// Issue 23: a portrait's DepthEffect is replayed (approximate), from the HEIC's depth image.
+    func testDepthEffectIsApproximate() throws {
         for name in ["IMG_O3582.AAE", "IMG_O5747.aae"] {
-            XCTAssertEqual(summary(try load(name)), ["DepthEffect [unsupported]"], name)
+            XCTAssertEqual(summary(try load(name)), ["DepthEffect [approximate]"], name)
         }
         let portrait = try load("IMG_3582.AAE")
-        XCTAssertEqual(summary(portrait), ["DepthEffect [unsupported]", "SmartBlackAndWhite [approximate]",
+        XCTAssertEqual(summary(portrait), ["DepthEffect [approximate]", "SmartBlackAndWhite [approximate]",
                                            "Orientation [exact]"])
-        XCTAssertEqual(portrait.chain.notReplayed, ["DepthEffect"])
-        XCTAssertFalse(portrait.chain.replaysNothing, "the B&W is replayed")
-        XCTAssertThrowsError(try ColourProgram(chain: portrait.chain, options: ColourOptions())) { error in
-            XCTAssertEqual(error as? RenderError, .unsupportedAdjustments(["DepthEffect"]))
-        }
-        let skipping = try ColourProgram(chain: portrait.chain, options: ColourOptions(skipUnknownFilters: true))
-        XCTAssertEqual(skipping.skipped, [], "named once for the edit (EditChain.notReplayed), not per step")
+        XCTAssertEqual(portrait.chain.notReplayed, [])
+        let depth = try XCTUnwrap(portrait.chain[DepthEffect.self])
+        XCTAssertEqual(depth.aperture, 2.8, accuracy: 1e-6)
+        XCTAssertEqual(depth.focusRect[0], 0.42457142857142854, accuracy: 1e-12)
+        // Without a depth image (options without one) it is left out, and says so.
+        let program = try ColourProgram(chain: portrait.chain.rescaled(by: RescaleFactors(
+            storedSize: PixelSize(width: 5712, height: 4284), scale: .full)), options: ColourOptions())
+        XCTAssertEqual(program.skipped, ["DepthEffect left out: the photo has no depth image, so the background is not blurred"])
+        XCTAssertTrue(program.neighbourhood.isEmpty)
     }
 
     /// The spec's table (AAESupport) and the filter files agree: every identifier the table says

@@ -79,7 +79,7 @@ final class AAESampleTests: XCTestCase {
         XCTAssertEqual(try depth.number("aperture"), 2.799999952316284)
         XCTAssertEqual(try depth.flag("glassesMatteAllowed"), true)
         XCTAssertEqual(try depth.object("depthInfo")["faces"], .array([]))
-        XCTAssertEqual(AAESupport.level(of: depth), .unsupported)
+        XCTAssertEqual(AAESupport.level(of: depth), .approximate)
     }
 
     func testCaptureTimeFiles() throws {

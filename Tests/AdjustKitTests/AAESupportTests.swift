@@ -35,15 +35,15 @@ final class AAESupportTests: XCTestCase {
         ("RKCurvesOperation", #"{"RGBCurvePoints":[{"x":0,"y":0},{"x":1,"y":1}]}"#, .approximate),
         ("RKLevelsOperation", #"{"inputBlackSrcRGB":0,"inputBlackDstRGB":0}"#, .approximate),
         ("DGVignetteEffectOperation", #"{"inputKeys":{"inputIntensity":0.5,"inputRadius":0.6,"inputFalloff":0.5}}"#, .approximate),
-        ("DGDefinition2Operation", "{}", .unsupported),
-        ("RKProSharpenOperation", "{}", .unsupported),
-        ("RKNoiseReductionOperation", "{}", .unsupported),
-        ("Grain", "{}", .unsupported),
-        ("RKSelectiveColorOperation", "{}", .unsupported),
+        ("DGDefinition2Operation", #"{"inputIntensity":0.5}"#, .approximate),
+        ("RKProSharpenOperation", #"{"inputSharpness":0.5,"inputEdgeScale":0.5,"inputFalloff":0.7}"#, .approximate),
+        ("RKNoiseReductionOperation", #"{"radius":3,"edgeDetail":1.5}"#, .approximate),
+        ("Grain", #"{"amount":0.5,"iso":800,"seed":0.25}"#, .approximate),
+        ("RKSelectiveColorOperation", #"{"corrections":[{"red":1,"green":0,"blue":0,"hueShift":20}]}"#, .approximate),
         ("RKRetouchOperation", "{}", .unsupported),
         ("RedEyeBB", "{}", .unsupported),
         ("RKRedEyeOperation", "{}", .unsupported),
-        ("DepthEffect", #"{"aperture":2.8}"#, .unsupported),
+        ("DepthEffect", #"{"aperture":2.8}"#, .approximate),
         ("PortraitEffect", "{}", .unsupported),
         ("SemanticStyle", "{}", .unsupported),
         ("LivePhotoKeyFrame", #"{"time":{"value":1740,"timescale":600,"flags":1,"epoch":0}}"#, .notForStills),
@@ -93,7 +93,7 @@ final class AAESupportTests: XCTestCase {
         XCTAssertEqual(AAESupport.entry("Crop").chainFilter, "geometry")
         XCTAssertEqual(AAESupport.entry("Orientation").chainFilter, "orientation")
         XCTAssertEqual(AAESupport.entry("Effect").chainFilter, "effect")
-        XCTAssertNil(AAESupport.entry("DepthEffect").chainFilter)
+        XCTAssertEqual(AAESupport.entry("DepthEffect").chainFilter, "depthEffect")
         XCTAssertNil(AAESupport.entry("LivePhotoKeyFrame").chainFilter)
         XCTAssertEqual(AAESupport.entry("Nope"), AAESupport.Entry(level: .unknown, chainFilter: nil))
         for (identifier, entry) in AAESupport.table where [.exact, .strong, .approximate].contains(entry.level) {

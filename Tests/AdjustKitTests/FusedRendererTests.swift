@@ -313,7 +313,8 @@ final class FusedRendererTests: XCTestCase {
     static func assertFusedMatchesReference(_ plan: RenderPlan, original: OriginalImage, renderer: Renderer, label: String,
                                             file: StaticString = #filePath, line: UInt = #line) throws {
         let program = try ColourProgram(chain: plan.rescaledChain, options: renderer.colour)
-        XCTAssertFalse(program.storedRegion.isEmpty && program.outputPositional.isEmpty && program.storedTail.isEmpty, label,
+        XCTAssertFalse(program.storedRegion.isEmpty && program.outputPositional.isEmpty && program.storedTail.isEmpty
+                       && program.neighbourhood.isEmpty, label,
                        file: file, line: line)
         let reference = try renderer.renderReference(plan, original: original, program: program)
         let fused = try renderer.render(plan, original: original)

@@ -173,7 +173,7 @@ final class PhotosEditReplayTests: XCTestCase {
     // MARK: scope 6: HEIC as iPhones write it now
 
     /// The portrait HEIC (depth and matte auxiliary images) and Photos' own HEIC render of it,
-    /// which libheif 1.15 refused, open; the edit's B&W is replayed, its depth blur reported.
+    /// which libheif 1.15 refused, open; the edit's B&W and its depth blur are replayed.
     func testCurrentIPhoneHEICsOpen() throws {
         let folder = TestFixtures.path("Fixtures/apple-renders/portrait-heic")
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(LibheifVersion.loaded), LibheifVersion.required, "the README installs 1.19")
@@ -184,7 +184,10 @@ final class PhotosEditReplayTests: XCTestCase {
         let out = path("portrait.jpg")
         let run = try BinaryRun.run(Self.binary, ["render", "\(folder)/IMG_3582.HEIC", "-o", out, "--max-size", "512"], in: scratch)
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertTrue(run.stderr.contains("not replayed: DepthEffect"), run.stderr)
+        // Issue 23: the depth blur is replayed (approximate) from the depth image, which is then used.
+        XCTAssertTrue(run.stderr.contains("approximate filters used: DepthEffect (approximation"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("HEIF auxiliary images not used: HDR gain map\n"), run.stderr)
+        XCTAssertFalse(run.stderr.contains("not replayed"), run.stderr)
         XCTAssertEqual(try JPEGDecoder().header(of: TestFixtures.bytes(out)).size, PixelSize(width: 384, height: 512), "EXIF 6, upright")
     }
 

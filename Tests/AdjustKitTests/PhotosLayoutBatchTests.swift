@@ -108,7 +108,7 @@ final class PhotosLayoutBatchTests: XCTestCase {
         XCTAssertEqual(star.summary["ignored"] as? [String: Int], dot.summary["ignored"] as? [String: Int])
         XCTAssertEqual(star.summary["ignored"] as? [String: Int],
                        ["videos": 1, "edits": 3, "appleRenders": 2, "trashed": 0, "editsWithoutOriginal": 0, "other": 0])
-        XCTAssertEqual(star.records["IMG_3582.jpg"]?["source"] as? String, "apple-render", "DepthEffect is not replayed: auto")
+        XCTAssertEqual(star.records["IMG_3582.jpg"]?["source"] as? String, "replay", "DepthEffect is replayed (issue 23)")
         XCTAssertEqual(star.records["IMG_1994.jpg"]?["source"] as? String, "replay")
     }
 }

@@ -49,12 +49,17 @@ public enum AAESupport {
             "RKCurvesOperation": Entry(level: .approximate, chainFilter: "curves"),
             "RKLevelsOperation": Entry(level: .approximate, chainFilter: "levels"),
             "DGVignetteEffectOperation": Entry(level: .approximate, chainFilter: "vignette"),
+            "DGDefinition2Operation": Entry(level: .approximate, chainFilter: "definition"),
+            "RKProSharpenOperation": Entry(level: .approximate, chainFilter: "sharpen"),
+            "RKNoiseReductionOperation": Entry(level: .approximate, chainFilter: "noiseReduction"),
+            "Grain": Entry(level: .approximate, chainFilter: "grain"),
+            "RKSelectiveColorOperation": Entry(level: .approximate, chainFilter: "selectiveColor"),
+            "DepthEffect": Entry(level: .approximate, chainFilter: "depthEffect"),
         ]
         // The RAW operations §3 also lists as unsupported are not named there, so they fall under
         // `unknown`, which is treated the same.
-        for name in ["DGDefinition2Operation", "RKProSharpenOperation", "RKNoiseReductionOperation", "Grain",
-                     "RKSelectiveColorOperation", "RKRetouchOperation", "RedEyeBB", "RKRedEyeOperation",
-                     "DepthEffect", "PortraitEffect", "SemanticStyle"] {
+        for name in ["RKRetouchOperation", "RedEyeBB", "RKRedEyeOperation",
+                     "PortraitEffect", "SemanticStyle"] {
             table[name] = Entry(level: .unsupported, chainFilter: nil)
         }
         for name in ["LivePhotoKeyFrame", "VideoPosterFrame", "Trim", "SlowMotion", "Mute", "AutoLoop",

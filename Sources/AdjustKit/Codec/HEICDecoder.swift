@@ -58,7 +58,11 @@ public struct HEICHeader: Equatable, Sendable {
 
     /// Remarks for the caller, one line each: an EXIF orientation the properties overrule, a
     /// clean aperture not applied, auxiliary images not used.
-    public var notes: [String] {
+    public var notes: [String] { notes(usingDepth: false) }
+
+    /// `notes`, for an edit that uses the depth image (a portrait's `DepthEffect`) when
+    /// `usingDepth`: the depth image is then not among those named as not used.
+    public func notes(usingDepth: Bool) -> [String] {
         var notes: [String] = []
         if let exif = metadata.exifOrientation, exif != orientation {
             notes.append("EXIF orientation \(exif) disagrees with the HEIF irot/imir properties (orientation "
@@ -68,8 +72,9 @@ public struct HEICHeader: Equatable, Sendable {
             notes.append("HEIF clean aperture (clap) not applied: the whole stored frame is used")
         }
         notes += metadata.headerNotes
-        if !auxiliaryImages.isEmpty {
-            notes.append("HEIF auxiliary images not used: \(auxiliaryImages.joined(separator: ", "))")
+        let unused = usingDepth ? auxiliaryImages.filter { $0 != "depth" } : auxiliaryImages
+        if !unused.isEmpty {
+            notes.append("HEIF auxiliary images not used: \(unused.joined(separator: ", "))")
         }
         return notes
     }
@@ -177,6 +182,66 @@ public struct HEICDecoder: Sendable {
         }
     }
 
+    /// As `withDecodedRows(file:_:)`, also handing `depth` the primary image's depth (or
+    /// disparity) auxiliary image when it has one (nil when it has none or it cannot be decoded).
+    func withDecodedRows<T>(file: OpenInputFile, depth: (DepthMap?) -> Void,
+                            _ body: (RGB8Rows, _ decodeSeconds: Double) -> T) throws -> T {
+        let start = DispatchTime.now().uptimeNanoseconds
+        do {
+            let heif = try HEIFFile(reader: HEIFFileReader(file: file), maxSide: maxSide)
+            depth(Self.depthMap(heif.handle))
+            return try withDecodedRows(heif, since: start, body)
+        } catch {
+            throw file.readFailure ?? error
+        }
+    }
+
+    /// As `withDecodedRows(_:_:)`, with the depth image as `withDecodedRows(file:depth:_:)`.
+    func withDecodedRows<T>(_ bytes: [UInt8], depth: (DepthMap?) -> Void,
+                            _ body: (RGB8Rows, _ decodeSeconds: Double) -> T) throws(HEICError) -> T {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let heif = try HEIFFile(bytes, maxSide: maxSide)
+        depth(Self.depthMap(heif.handle))
+        return try withDecodedRows(heif, since: start, body)
+    }
+
+    /// The primary image's depth or disparity auxiliary image (`urn:mpeg:hevc:2015:auxid:2`, or a
+    /// URN naming depth or disparity), decoded to one grey plane in its own stored frame; nil when
+    /// there is none or libheif cannot decode it. At most 4096 pixels a side.
+    static func depthMap(_ handle: OpaquePointer) -> DepthMap? {
+        let count = Int(adjust_heif_image_handle_get_number_of_auxiliary_images(handle, 0))
+        guard count > 0 else { return nil }
+        var ids = [heif_item_id](repeating: 0, count: count)
+        let listed = Int(adjust_heif_image_handle_get_list_of_auxiliary_image_IDs(handle, 0, &ids, Int32(count)))
+        for id in ids.prefix(listed) {
+            var auxiliary: OpaquePointer?
+            guard adjust_heif_image_handle_get_auxiliary_image_handle(handle, id, &auxiliary).code == heif_error_Ok,
+                  let auxiliary else { continue }
+            defer { adjust_heif_image_handle_release(auxiliary) }
+            var type: UnsafePointer<CChar>?
+            guard adjust_heif_image_handle_get_auxiliary_type(auxiliary, &type).code == heif_error_Ok, let text = type else { continue }
+            let urn = String(cString: text).lowercased()
+            adjust_heif_image_handle_free_auxiliary_types(auxiliary, &type)
+            guard urn.hasSuffix("auxid:2") || urn.contains("depth") || urn.contains("disparity") else { continue }
+            guard let options = adjust_heif_decoding_options_alloc() else { return nil }
+            defer { adjust_heif_decoding_options_free(options) }
+            options.pointee.ignore_transformations = 1
+            options.pointee.convert_hdr_to_8bit = 1
+            var image: OpaquePointer?
+            guard adjust_heif_decode_image(auxiliary, &image, heif_colorspace_monochrome, heif_chroma_monochrome, options).code
+                    == heif_error_Ok, let image else { return nil }
+            defer { adjust_heif_image_release(image) }
+            let (w, h) = (Int(adjust_heif_image_get_width(image, heif_channel_Y)), Int(adjust_heif_image_get_height(image, heif_channel_Y)))
+            var stride: Int32 = 0
+            guard w > 0, h > 0, w <= 4096, h <= 4096,
+                  let base = adjust_heif_image_get_plane_readonly(image, heif_channel_Y, &stride), Int(stride) >= w else { return nil }
+            var values = [Float](repeating: 0, count: w * h)
+            for y in 0..<h { for x in 0..<w { values[y * w + x] = Float(base[y * Int(stride) + x]) / 255 } }
+            return DepthMap(size: PixelSize(width: w, height: h), values: values)
+        }
+        return nil
+    }
+
     private func withDecodedRows<T>(_ file: HEIFFile, since start: UInt64,
                                     _ body: (RGB8Rows, _ decodeSeconds: Double) -> T) throws(HEICError) -> T {
         let header = try checkedSize(of: file)
@@ -270,7 +335,7 @@ public struct HEICDecoder: Sendable {
             adjust_heif_image_handle_free_auxiliary_types(auxiliary, &type)
             let lower = urn.lowercased()
             kinds.append(lower.contains("hdrgainmap") ? "HDR gain map"
-                         : lower.contains("depth") || lower.contains("disparity") ? "depth"
+                         : lower.contains("depth") || lower.contains("disparity") || lower.hasSuffix("auxid:2") ? "depth"
                          : lower.contains("matte") ? "matte"
                          : lower.contains("alpha") ? "alpha" : urn)
         }
@@ -301,6 +366,41 @@ final class HEICTileSource {
     /// The rows of `region` (inside the image), decoded as they are read.
     func rows(region: PixelRect) -> HEICTileRows {
         HEICTileRows(file: file, tiling: tiling, region: region, input: input, threads: threads, openSeconds: openSeconds)
+    }
+}
+
+/// A HEIC's depth or disparity auxiliary image (aae-format.md §8; modern-adjustments.md §12): one
+/// grey plane, 0…1, rows from the top, covering the whole stored image at its own (lower)
+/// resolution. For Apple's portraits it is disparity: lighter is nearer.
+public struct DepthMap: Equatable, Sendable {
+    public var size: PixelSize
+    public var values: [Float]
+
+    /// The value at (u, v) ∈ [0, 1]² of the stored image (bilinear, edges clamped).
+    @inline(__always)
+    func value(u: Float, v: Float) -> Float {
+        let x = min(max(u * Float(size.width) - 0.5, 0), Float(size.width - 1))
+        let y = min(max(v * Float(size.height) - 0.5, 0), Float(size.height - 1))
+        let (x0, y0) = (Int(x), Int(y))
+        let (x1, y1) = (min(x0 + 1, size.width - 1), min(y0 + 1, size.height - 1))
+        let (fx, fy) = (x - Float(x0), y - Float(y0))
+        let w = size.width
+        let top = values[y0 * w + x0] + (values[y0 * w + x1] - values[y0 * w + x0]) * fx
+        let bottom = values[y1 * w + x0] + (values[y1 * w + x1] - values[y1 * w + x0]) * fx
+        return top + (bottom - top) * fy
+    }
+
+    /// The median value over the rectangle (x, y, width, height) in normalized stored coordinates
+    /// (top-left origin).
+    func median(inX x: Double, y: Double, width: Double, height: Double) -> Float {
+        let x0 = max(0, min(size.width - 1, Int(x * Double(size.width))))
+        let x1 = max(x0 + 1, min(size.width, Int(((x + width) * Double(size.width)).rounded(.up))))
+        let y0 = max(0, min(size.height - 1, Int(y * Double(size.height))))
+        let y1 = max(y0 + 1, min(size.height, Int(((y + height) * Double(size.height)).rounded(.up))))
+        var inside: [Float] = []
+        for row in y0..<y1 { for column in x0..<x1 { inside.append(values[row * size.width + column]) } }
+        inside.sort()
+        return inside[inside.count / 2]
     }
 }
 

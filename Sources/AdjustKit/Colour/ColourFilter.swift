@@ -5,6 +5,23 @@ protocol ColourFilter: EditFilter {
     func colourStage(options: ColourOptions) throws(RenderError) -> ColourStage
 }
 
+/// A colour filter whose kernel reads each pixel's neighbourhood (`ColourStage.Kernel.storedNeighbourhood`).
+/// The planner grows the decoded region by `neighbourhoodRadius` before any kernel is made, so the
+/// kernel `colourStage` makes must read no farther (its `radius` equal to this).
+protocol NeighbourhoodFilter: ColourFilter {
+    /// The rows and columns each side its kernel reads, in the chain's frame (decoded pixels once
+    /// the rescaler has run); 0 when it changes nothing.
+    var neighbourhoodRadius: Int { get }
+}
+
+extension EditChain {
+    /// The neighbourhood filters' radii added up: how far the chain's stored-frame result at a
+    /// pixel reaches (`RenderPlan.decodeRegion`).
+    var neighbourhoodRadius: Int {
+        filters.reduce(0) { $0 + (($1 as? any NeighbourhoodFilter)?.neighbourhoodRadius ?? 0) }
+    }
+}
+
 /// One colour step made ready to run.
 struct ColourStage {
     /// How the step's work is done.
@@ -19,6 +36,10 @@ struct ColourStage {
         /// local light): runs in chain order with the stored-frame per-colour kernels; it and every
         /// stored-frame kernel after it run per pixel, not through the colour memo.
         case storedPositional(any StoredPositionalKernel)
+        /// On each pixel's neighbourhood of the stored image, `radius` rows and columns each side
+        /// (Sharpen, Definition, Noise Reduction): runs in chain order on the working rows; the
+        /// stored-frame kernels after it run per pixel after it (`ColourProgram.neighbourhood`).
+        case storedNeighbourhood(any NeighbourhoodKernel)
     }
 
     /// nil for a step that changes nothing (an identity value) or is skipped.

@@ -8,6 +8,9 @@ public struct ColourOptions: Sendable {
     public var modernEffectCubes: [ModernPhotoEffect: ColourCube]
     /// Render past `aas:Filters` names this version does not know (with a warning) instead of failing.
     public var skipUnknownFilters: Bool
+    /// The photo's depth or disparity image, for a portrait's `DepthEffect`; set by the renderer
+    /// from a HEIC that has one (nil otherwise: the effect is then left out, with a warning).
+    public var depthMap: DepthMap?
 
     /// Defaults: linear working space, built-in effect approximations, unknown filters refused.
     public init(workingSpace: WorkingSpace = .linear, effectCubes: [PhotoEffect: ColourCube] = [:],

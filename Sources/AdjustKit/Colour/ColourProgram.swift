@@ -12,6 +12,10 @@ struct ColourProgram: Sendable {
     /// From the first stored positional kernel on (SmartTone's local light), the stored-frame
     /// kernels in chain order, run per pixel after `storedFrame`; empty for most chains.
     let storedTail: [StoredStep]
+    /// From the first neighbourhood kernel on, each neighbourhood kernel with the stored-frame
+    /// kernels after it (up to the next), in chain order, after `storedTail`; empty for most
+    /// chains, which then never see the neighbourhood code.
+    let neighbourhood: [NeighbourhoodStep]
     let outputFrame: [any PixelKernel]
     /// Position-dependent work on the output, after `outputFrame`.
     let outputPositional: [any PositionalKernel]
@@ -23,7 +27,7 @@ struct ColourProgram: Sendable {
     init(chain: EditChain, options: ColourOptions) throws(RenderError) {
         space = options.workingSpace
         var region: [any RegionKernel] = [], stored: [any PixelKernel] = [], output: [any PixelKernel] = []
-        var positional: [any PositionalKernel] = [], tail: [StoredStep] = []
+        var positional: [any PositionalKernel] = [], tail: [StoredStep] = [], stages: [NeighbourhoodStep] = []
         var approximations: [String] = [], skipped: [String] = [], unsupported: [String] = []
         for case let filter as any ColourFilter in chain.filters {
             let stage: ColourStage
@@ -37,15 +41,19 @@ struct ColourProgram: Sendable {
             case nil: break
             case .storedRegion(let kernel)?: region.append(kernel)
             case .outputPositional(let kernel)?: positional.append(kernel)
-            case .storedPositional(let kernel)?: tail.append(.positional(kernel))
+            case .storedNeighbourhood(let kernel)?: stages.append(NeighbourhoodStep(kernel: kernel, tail: []))
+            case .storedPositional(let kernel)?:
+                if stages.isEmpty { tail.append(.positional(kernel)) } else { stages[stages.count - 1].tail.append(.positional(kernel)) }
             case .pointwise(let kernel)?:
                 if type(of: filter).role == .outputColour { output.append(kernel) }
+                else if !stages.isEmpty { stages[stages.count - 1].tail.append(.pointwise(kernel)) }
                 else if tail.isEmpty { stored.append(kernel) } else { tail.append(.pointwise(kernel)) }
             }
         }
         guard unsupported.isEmpty else { throw .unsupportedAdjustments(unsupported) }
         (storedRegion, storedFrame, outputFrame, outputPositional) = (region, stored, output, positional)
         storedTail = tail
+        neighbourhood = stages
         (self.approximations, self.skipped) = (approximations, skipped)
     }
 
@@ -63,13 +71,30 @@ struct ColourProgram: Sendable {
                 }
             }
         }
+        for stage in neighbourhood {
+            stage.kernel.apply(to: &image)
+            guard !stage.tail.isEmpty else { continue }
+            let size = image.size
+            image.pixels.withUnsafeMutableBufferPointer { buffer in
+                let base = buffer.baseAddress!
+                ParallelRows.forEach(size.height) { y in
+                    Self.apply(stage.tail, row: base + y * size.width * 3, count: size.width, x0: 0, y: y, imageSize: size)
+                }
+            }
+        }
         return warnings
     }
 
     /// `storedTail` on `count` RGB pixels of decoded row `y` from image column `x0` (both renderers
     /// call this, on whatever runs of rows they hold).
     func applyStoredTail(row: UnsafeMutablePointer<Float>, count: Int, x0: Int, y: Int, imageSize: PixelSize) {
-        for step in storedTail {
+        Self.apply(storedTail, row: row, count: count, x0: x0, y: y, imageSize: imageSize)
+    }
+
+    /// `steps` on `count` RGB pixels of decoded row `y` from image column `x0`.
+    static func apply(_ steps: [StoredStep], row: UnsafeMutablePointer<Float>, count: Int, x0: Int, y: Int,
+                      imageSize: PixelSize) {
+        for step in steps {
             switch step {
             case .pointwise(let kernel):
                 var p = row
@@ -105,6 +130,16 @@ struct ColourProgram: Sendable {
             }
         }
     }
+
+    /// A neighbourhood kernel and the stored-frame steps after it, up to the next one.
+    struct NeighbourhoodStep: Sendable {
+        let kernel: any NeighbourhoodKernel
+        var tail: [StoredStep]
+    }
+
+    /// The rows (and columns) each side the neighbourhood kernels read together: the decoded
+    /// region grows by this (`RenderPlan.decodeRegion`).
+    var neighbourhoodRadius: Int { neighbourhood.reduce(0) { $0 + $1.kernel.radius } }
 
     /// One stored-frame step from the first positional one on.
     enum StoredStep: Sendable {

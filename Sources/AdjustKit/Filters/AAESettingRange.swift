@@ -36,4 +36,9 @@ extension AAEAdjustment {
         flat.settings.merge(try object(key)) { $1 }
         return flat
     }
+
+    /// The first of `names` the settings hold, or the first name when none: for a setting that
+    /// real files and Photos' schema spell differently (aae-format.md §3, `inputSharpness` or
+    /// `intensity`).
+    func key(_ names: String...) -> String { names.first { settings[$0] != nil } ?? names[0] }
 }

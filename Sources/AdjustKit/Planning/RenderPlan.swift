@@ -24,6 +24,14 @@ public struct RenderPlan: Equatable, Sendable {
     public var samplingGrid: SamplingGrid
     /// The decoded pixels the sampling can touch (top-left raster of the decoded image).
     public var sourceRegion: PixelRect
+    /// The decoded pixels the renderer asks the decoder for: the source region grown by the
+    /// chain's neighbourhood radius (Sharpen, Definition, Noise Reduction read that far around
+    /// each pixel: `NeighbourhoodFilter`), clipped to the decode; the source region itself for
+    /// every other chain. (A red-eye repair may grow it further when it runs: `StoredRegionPass`.)
+    public var decodeRegion: PixelRect
+    /// The rows and columns each side of `sourceRegion` that `decodeRegion` was grown by (before
+    /// clipping): the chain's neighbourhood radii added up, in decoded pixels; 0 for most chains.
+    public var neighbourhoodRadius: Int
     /// The raster after the optional area resample (`--max-size`), before orientation.
     public var outputSize: PixelSize
     /// What is written.

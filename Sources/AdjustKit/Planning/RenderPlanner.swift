@@ -64,13 +64,16 @@ public struct RenderPlanner: Sendable {
         let rescaledChain = chain.rescaled(by: rescale)
         let rescaledTransform = rescaledChain.affine ?? .identity
         let grid = SamplingGrid(extent: extent.rect.scaled(sx: rescale.sx, sy: rescale.sy), size: gridSize)
+        let sourceRegion = Self.sourceRegion(of: grid.extent, through: rescaledTransform, decodedSize: rescale.decodedSize)
+        let radius = rescaledChain.neighbourhoodRadius
 
         return RenderPlan(
             storedSize: storedSize, orientation: orientation, chain: chain, outputExtent: extent,
             decodeScale: scale, rescale: rescale, rescaledChain: rescaledChain,
             transform: rescaledTransform, cropRect: rescaledChain.crop?.rect, samplingGrid: grid,
-            sourceRegion: Self.sourceRegion(of: grid.extent, through: rescaledTransform,
-                                            decodedSize: rescale.decodedSize),
+            sourceRegion: sourceRegion,
+            decodeRegion: Self.grow(sourceRegion, by: radius, within: rescale.decodedSize),
+            neighbourhoodRadius: radius,
             outputSize: outputSize, orientedSize: orientation.orientedSize(of: outputSize),
             warnings: warnings)
     }
@@ -144,6 +147,15 @@ public struct RenderPlanner: Sendable {
         let v0 = clamped((H - bounds.maxY - 1).rounded(.down), H)
         let v1 = clamped((H - bounds.minY + 1).rounded(.up), H)
         return PixelRect(x: u0, y: v0, width: max(0, u1 - u0), height: max(0, v1 - v0))
+    }
+
+    /// `region` with `radius` more pixels on every side, clipped to an image of `size`; an empty
+    /// region stays as it is.
+    static func grow(_ region: PixelRect, by radius: Int, within size: PixelSize) -> PixelRect {
+        guard radius > 0, region.width > 0, region.height > 0 else { return region }
+        let (x0, y0) = (max(0, region.x - radius), max(0, region.y - radius))
+        let (x1, y1) = (min(size.width, region.x + region.width + radius), min(size.height, region.y + region.height + radius))
+        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
     static func describe(_ rect: Rect) -> String {

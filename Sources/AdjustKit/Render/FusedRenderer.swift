@@ -61,7 +61,7 @@ struct FusedRenderer {
         let regionPass = StoredRegionPass(kernels: program.storedRegion, plan: plan)
         // The pixel copy takes each colour through one memo: not for kernels that need more.
         if !plan.needsResample, regionPass.isEmpty, program.outputPositional.isEmpty, program.storedTail.isEmpty,
-           let offset = sampler.pixelCopyOffset {
+           program.neighbourhood.isEmpty, let offset = sampler.pixelCopyOffset {
             return try runPixelCopy(open: { try open(region) }, sampler: sampler, offset: offset, pipeline: pipeline,
                                     sink: sink)
         } else {
@@ -139,16 +139,19 @@ struct FusedRenderer {
         // wait on it every chunk (and ChunkedRowPipeline would take that for a slow decoder).
         // A group of red-eye areas is converted whole, at its first row: its rows come on top,
         // and so do the rows the decoded region grew by above the plan's.
+        // Neighbourhood kernels read ahead of the rows asked for (their radii, and a batch each).
         let regionRows = regionPass.tallestGroup + (plan.sourceRegion.y - region.y)
+            + NeighbourhoodConversion.extraRows(for: program)
         let decoded = SourceRowWindow<UInt8>(top: region.y, bottom: region.y + region.height, width: reader.width,
                                              capacity: needs.monotone ? 2 * needs.span + Self.readAhead + regionRows
                                                                       : region.height)
         let exactEncoding = !program.storedRegion.isEmpty || !program.outputPositional.isEmpty || !program.storedTail.isEmpty
+            || !program.neighbourhood.isEmpty
         let stream = SampledStream(plan: plan, space: program.space, exactEncoding: exactEncoding,
                                    sampler: sampler, needs: needs, pipeline: pipeline, columnOffset: reader.columnOffset,
                                    sink: sink)
         let memo = program.storedFrameMemo()
-        if memo != nil || !regionPass.isEmpty || !program.storedTail.isEmpty {
+        if memo != nil || !regionPass.isEmpty || !program.storedTail.isEmpty || !program.neighbourhood.isEmpty {
             // The stored-frame kernels run once per source pixel (once per distinct colour,
             // through the memo), on every core, as rows are needed: the decoder thread, which
             // is what a reduced render waits on, only decodes. Rows are converted when a chunk
@@ -162,8 +165,15 @@ struct FusedRenderer {
                                                    kernels: program.storedFrame, program: program, space: program.space,
                                                    regionPass: regionPass, imageSize: plan.decodedSize,
                                                    columnOffset: reader.columnOffset)
+            // Each neighbourhood kernel (rare) reads the window before it into one of its own.
+            var (window, ready) = (working, conversion.convert(through:))
+            for step in program.neighbourhood {
+                let stage = NeighbourhoodConversion(input: window, previous: ready, step: step, capacity: working.capacity,
+                                                    columnOffset: reader.columnOffset, imageSize: plan.decodedSize)
+                (window, ready) = (stage.output, stage.convert(through:))
+            }
             try withDecoderThread(reader: reader, window: decoded) {
-                try stream.run(texels: FloatTexels(), window: working, ready: conversion.convert(through:))
+                try stream.run(texels: FloatTexels(), window: window, ready: ready)
             }
         } else {
             // Bytes: a quarter of the memory traffic of floats (see ByteTexels).

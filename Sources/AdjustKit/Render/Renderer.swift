@@ -145,7 +145,22 @@ public struct Renderer: Sendable {
     /// was read.
     public func render(_ plan: RenderPlan, original: OriginalImage) throws -> Rendering {
         let program = try ColourProgram(chain: plan.rescaledChain, options: colour)
-        return try withPixels(of: original) { pixels in try render(plan, pixels: pixels, program: program) }
+        return try withPixels(of: original, plan: plan, program: program) { pixels, program in
+            try render(plan, pixels: pixels, program: program)
+        }
+    }
+
+    /// `withPixels`, with `program` made again with the photo's depth image where the chain has a
+    /// `DepthEffect` and the photo (a HEIC) has one.
+    private func withPixels<T>(of original: OriginalImage, plan: RenderPlan, program: ColourProgram,
+                               _ body: (Pixels, ColourProgram) throws -> T) throws -> T {
+        guard plan.rescaledChain[DepthEffect.self] != nil else { return try withPixels(of: original) { try body($0, program) } }
+        var depth: DepthMap?
+        return try withPixels(of: original, depth: { depth = $0 }) { pixels in
+            var options = colour
+            options.depthMap = depth
+            return try body(pixels, depth == nil ? program : try ColourProgram(chain: plan.rescaledChain, options: options))
+        }
     }
 
     /// Where the pixels of the render come from: a JPEG decoded as the render goes, a HEIC whose
@@ -158,12 +173,16 @@ public struct Renderer: Sendable {
     }
 
     /// Runs `body` with `original`'s pixels: a JPEG's bytes or file, a HEIC opened for a decode
-    /// by tiles, or (a libheif without the tile API) a HEIC decoded once, whole.
-    private func withPixels<T>(of original: OriginalImage, _ body: (Pixels) throws -> T) throws -> T {
+    /// by tiles, or a HEIC decoded once, whole — for a libheif without the tile API, and when
+    /// `depth` asks for the HEIC's depth image (read from the same open file, beside the whole
+    /// decode: `DepthEffect` blurs by it). `depth`, when given, is handed the depth image (or nil)
+    /// before `body` runs; a JPEG has none.
+    private func withPixels<T>(of original: OriginalImage, depth: ((DepthMap?) -> Void)? = nil,
+                               _ body: (Pixels) throws -> T) throws -> T {
         switch original {
-        case .jpeg(let source): return try body(.jpeg(source))
+        case .jpeg(let source): depth?(nil); return try body(.jpeg(source))
         case .heic(let source, _):
-            if heicByTile {
+            if heicByTile, depth == nil {
                 let tiles = if let bytes = source.inMemory {
                     try heicDecoder.openTiles(bytes)
                 } else {
@@ -173,12 +192,24 @@ public struct Renderer: Sendable {
             }
             let result: Result<T, any Error>
             if let bytes = source.inMemory {
-                result = try heicDecoder.withDecodedRows(bytes) { rows, seconds in
-                    Result { try body(.raster(rows, decodeSeconds: seconds)) }
+                result = if let depth {
+                    try heicDecoder.withDecodedRows(bytes, depth: depth) { rows, seconds in
+                        Result { try body(.raster(rows, decodeSeconds: seconds)) }
+                    }
+                } else {
+                    try heicDecoder.withDecodedRows(bytes) { rows, seconds in
+                        Result { try body(.raster(rows, decodeSeconds: seconds)) }
+                    }
                 }
             } else {
-                result = try heicDecoder.withDecodedRows(file: try source.reopen()!) { rows, seconds in
-                    Result { try body(.raster(rows, decodeSeconds: seconds)) }
+                result = if let depth {
+                    try heicDecoder.withDecodedRows(file: try source.reopen()!, depth: depth) { rows, seconds in
+                        Result { try body(.raster(rows, decodeSeconds: seconds)) }
+                    }
+                } else {
+                    try heicDecoder.withDecodedRows(file: try source.reopen()!) { rows, seconds in
+                        Result { try body(.raster(rows, decodeSeconds: seconds)) }
+                    }
                 }
             }
             return try result.get()
@@ -235,7 +266,7 @@ public struct Renderer: Sendable {
     public func renderEncoded(_ plan: RenderPlan, original: OriginalImage, format: ImageFormat,
                               quality: Int) throws -> EncodedRendering {
         let program = try ColourProgram(chain: plan.rescaledChain, options: colour)
-        return try withPixels(of: original) { pixels in
+        return try withPixels(of: original, plan: plan, program: program) { pixels, program in
             try renderEncoded(plan, pixels: pixels, program: program, format: format, quality: quality)
         }
     }

@@ -73,6 +73,12 @@ final class SourceRowWindow<Element> {
         return max(1, min(limit, free, toRingEnd, bottom - v))
     }
 
+    /// The last row the ring has room for now, without waiting for a release.
+    func lastRowWithRoom() -> Int {
+        condition.lock(); defer { condition.unlock() }
+        return releasedBelow + capacity - 1
+    }
+
     /// Publishes every row through v, written into their slots after `waitForRoom(through: v)`.
     func finishRows(through v: Int) {
         condition.lock()

@@ -20,14 +20,16 @@ struct StoredRegionPass {
 
     /// Top to bottom, rows disjoint.
     let groups: [Group]
-    /// The plan's source region, grown to hold every piece that is run.
+    /// The plan's decode region, grown to hold every piece that is run.
     let decodeRegion: PixelRect
     /// The most rows of one group.
     let tallestGroup: Int
 
     /// For `plan`, whose stored image is decoded at `plan.decodedSize`.
     init(kernels: [any RegionKernel], plan: RenderPlan) {
-        let region = plan.sourceRegion
+        // The pixels the chain's stored-frame result is needed at: the source region, grown by
+        // the neighbourhood kernels' radii when the chain has any.
+        let region = plan.decodeRegion
         let pieces = kernels.flatMap { $0.work(imageSize: plan.decodedSize).pieces }
         let kept = region.width > 0 && region.height > 0 ? Self.piecesReaching(region, of: pieces) : []
         var bounds = region

@@ -33,6 +33,7 @@ public struct PhotoEdit: Sendable {
         let storedSize: PixelSize
         var exif: (value: Int?, warning: String?)
         var notes: [String] = []
+        var heicHeader: HEICHeader?
         do {
             switch original {
             case .jpeg(let source):
@@ -44,7 +45,7 @@ public struct PhotoEdit: Sendable {
                 // says when the two disagree).
                 storedSize = header.size
                 exif = (header.orientation, nil)
-                notes = header.notes
+                heicHeader = header
             }
         } catch let error {
             throw FileError(path: imagePath, kind: .invalidContent, error)
@@ -55,6 +56,8 @@ public struct PhotoEdit: Sendable {
         } else {
             edit = try editSource.find(forImage: imagePath, jpeg: original.metadataJPEG)
         }
+        // A portrait's DepthEffect uses the depth image: it is then not named as unused.
+        if let heicHeader { notes = heicHeader.notes(usingDepth: edit.chain[DepthEffect.self] != nil) }
         var plan: RenderPlan
         do {
             plan = try planner.plan(storedSize: storedSize, exifOrientation: exif.value, chain: edit.chain, size: size,
