@@ -96,18 +96,30 @@ final class PhotosLayoutBatchTests: XCTestCase {
         }
         try FileManager.default.copyItem(atPath: Self.library + "/originals/D/D1359D09-1373-4F3B-B0E3-1A4DE573E4A3.mp4",
                                         toPath: dcim.appendingPathComponent("IMG_0001.MOV").path)
+        // A photo whose edit holds an adjustment this version cannot replay, with Apple's render
+        // beside it: --apple-render auto writes the render.
+        try FileManager.default.copyItem(atPath: dcim.appendingPathComponent("IMG_1994.JPG").path,
+                                        toPath: dcim.appendingPathComponent("IMG_2000.JPG").path)
+        try FileManager.default.copyItem(atPath: dcim.appendingPathComponent("IMG_E1994.jpeg").path,
+                                        toPath: dcim.appendingPathComponent("IMG_E2000.jpeg").path)
+        try Data(AAEBuilder.aae([AAEBuilder.adjustment("RKRetouchOperation"),
+                                 AAEBuilder.adjustment("SmartColor", settings: #"{"inputColor":-0.5}"#)],
+                                masterWidth: 4416, masterHeight: 3312))
+            .write(to: dcim.appendingPathComponent("IMG_2000.AAE"))
         let names = try FileManager.default.contentsOfDirectory(atPath: dcim.path).sorted()
-        XCTAssertEqual(names.count, 8)
+        XCTAssertEqual(names.count, 11)
         let star = try batch(names + ["--out", path("star"), "--max-size", "256"], in: dcim)
         let dot = try batch([".", "--out", path("dot"), "--max-size", "256"], in: dcim)
-        XCTAssertEqual(Set(star.records.keys), ["IMG_1994.jpg", "IMG_3582.jpg"])
+        XCTAssertEqual(Set(star.records.keys), ["IMG_1994.jpg", "IMG_2000.jpg", "IMG_3582.jpg"])
         XCTAssertEqual(Set(dot.records.keys), Set(star.records.keys))
         for name in star.records.keys {
             XCTAssertEqual(try TestFixtures.bytes(path("star/" + name)), try TestFixtures.bytes(path("dot/" + name)), name)
         }
         XCTAssertEqual(star.summary["ignored"] as? [String: Int], dot.summary["ignored"] as? [String: Int])
         XCTAssertEqual(star.summary["ignored"] as? [String: Int],
-                       ["videos": 1, "edits": 3, "appleRenders": 2, "trashed": 0, "editsWithoutOriginal": 0, "other": 0])
+                       ["videos": 1, "edits": 4, "appleRenders": 3, "trashed": 0, "editsWithoutOriginal": 0, "other": 0])
+        XCTAssertEqual(star.records["IMG_2000.jpg"]?["source"] as? String, "apple-render", "RKRetouchOperation is not replayed: auto")
+        XCTAssertEqual(star.records["IMG_2000.jpg"]?["notReplayed"] as? [String], ["RKRetouchOperation"])
         XCTAssertEqual(star.records["IMG_3582.jpg"]?["source"] as? String, "replay", "DepthEffect is replayed (issue 23)")
         XCTAssertEqual(star.records["IMG_1994.jpg"]?["source"] as? String, "replay")
     }
