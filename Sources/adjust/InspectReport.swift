@@ -27,10 +27,13 @@ enum InspectReport {
             "  source region:   \(plan.sourceRegion.width)×\(plan.sourceRegion.height) at (\(plan.sourceRegion.x), \(plan.sourceRegion.y)) of the decoded raster",
             "  output:          \(plan.outputSize)\(plan.needsResample ? " (area-resampled)" : ""), written \(plan.orientedSize)",
         ]
-        if plan.neighbourhoodRadius > 0 {
+        if plan.decodeRegion != plan.sourceRegion || plan.neighbourhoodRadius > 0 {
             let d = plan.decodeRegion
+            let why = [plan.neighbourhoodRadius > 0 ? "the neighbourhood radius, \(plan.neighbourhoodRadius) px" : nil,
+                       plan.rescaledChain[RedEyeCorrections.self] != nil ? "the red-eye repairs' areas" : nil]
+                .compactMap { $0 }.joined(separator: " and ")
             lines.insert("  decode region:   \(d.width)×\(d.height) at (\(d.x), \(d.y)) of the decoded raster "
-                             + "(the source region grown by the neighbourhood radius, \(plan.neighbourhoodRadius) px)",
+                             + "(the source region grown by \(why))",
                          at: lines.count - 1)
         }
         if let heicDecode { lines.append("  HEIC decode:     \(heicDecode)") }
@@ -60,7 +63,7 @@ enum InspectReport {
             ] as [String: Any]
             if var object = root["plan"] as? [String: Any] {
                 if let heicDecode { object["heicDecode"] = heicDecode }
-                if plan.neighbourhoodRadius > 0 {
+                if plan.decodeRegion != plan.sourceRegion || plan.neighbourhoodRadius > 0 {
                     let d = plan.decodeRegion
                     object["decodeRegion"] = [d.x, d.y, d.width, d.height]
                     object["neighbourhoodRadius"] = plan.neighbourhoodRadius

@@ -26,8 +26,9 @@ public struct RenderPlan: Equatable, Sendable {
     public var sourceRegion: PixelRect
     /// The decoded pixels the renderer asks the decoder for: the source region grown by the
     /// chain's neighbourhood radius (Sharpen, Definition, Noise Reduction read that far around
-    /// each pixel: `NeighbourhoodFilter`), clipped to the decode; the source region itself for
-    /// every other chain. (A red-eye repair may grow it further when it runs: `StoredRegionPass`.)
+    /// each pixel: `NeighbourhoodFilter`), clipped to the decode, then to hold whole every red-eye
+    /// repair that can reach it (each reads its whole area: `StoredRegionPass`); the source region
+    /// itself for every other chain.
     public var decodeRegion: PixelRect
     /// The rows and columns each side of `sourceRegion` that `decodeRegion` was grown by (before
     /// clipping): the chain's neighbourhood radii added up, in decoded pixels; 0 for most chains.

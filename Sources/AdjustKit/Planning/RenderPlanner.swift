@@ -72,7 +72,8 @@ public struct RenderPlanner: Sendable {
             decodeScale: scale, rescale: rescale, rescaledChain: rescaledChain,
             transform: rescaledTransform, cropRect: rescaledChain.crop?.rect, samplingGrid: grid,
             sourceRegion: sourceRegion,
-            decodeRegion: Self.grow(sourceRegion, by: radius, within: rescale.decodedSize),
+            decodeRegion: Self.redEyeGrown(Self.grow(sourceRegion, by: radius, within: rescale.decodedSize),
+                                           chain: rescaledChain, decodedSize: rescale.decodedSize),
             neighbourhoodRadius: radius,
             outputSize: outputSize, orientedSize: orientation.orientedSize(of: outputSize),
             warnings: warnings)
@@ -151,6 +152,15 @@ public struct RenderPlanner: Sendable {
 
     /// `region` with `radius` more pixels on every side, clipped to an image of `size`; an empty
     /// region stays as it is.
+    /// `region` grown to hold whole every red-eye repair that can change a pixel in it (each reads
+    /// its whole area: `StoredRegionPass`), so that the plan names every pixel that will be
+    /// decoded and `inspect` prints it.
+    static func redEyeGrown(_ region: PixelRect, chain: EditChain, decodedSize: PixelSize) -> PixelRect {
+        guard let corrections = chain[RedEyeCorrections.self] else { return region }
+        let pieces = RedEyeRepair(corrections: corrections).work(imageSize: decodedSize).pieces
+        return StoredRegionPass.region(holding: pieces, reaching: region)
+    }
+
     static func grow(_ region: PixelRect, by radius: Int, within size: PixelSize) -> PixelRect {
         guard radius > 0, region.width > 0, region.height > 0 else { return region }
         let (x0, y0) = (max(0, region.x - radius), max(0, region.y - radius))

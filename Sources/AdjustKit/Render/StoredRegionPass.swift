@@ -41,6 +41,13 @@ struct StoredRegionPass {
 
     var isEmpty: Bool { groups.isEmpty }
 
+    /// `region` grown to hold the areas of the pieces that reach it (what `init` decodes): the
+    /// planner's `RenderPlan.decodeRegion`, so the plan is the whole plan.
+    static func region(holding pieces: [RegionWork.Piece], reaching region: PixelRect) -> PixelRect {
+        guard region.width > 0, region.height > 0 else { return region }
+        return piecesReaching(region, of: pieces).reduce(region) { union($0, $1.area) }
+    }
+
     /// The pieces, in order, whose areas meet `region` or (transitively) the area of one that
     /// does; the others cannot change any pixel the output reads.
     private static func piecesReaching(_ region: PixelRect, of pieces: [RegionWork.Piece]) -> [RegionWork.Piece] {
