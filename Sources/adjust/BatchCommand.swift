@@ -16,7 +16,7 @@ struct BatchCommand: ParsableCommand {
         twice is rendered once. An output that would be one of the inputs is never written: that \
         photo fails.
 
-        Each photo's edit: with --xmp-dir, XMP-DIR/SUBFOLDER/STEM.xmp or XMP-DIR/STEM.xmp (or .XMP) \
+        Each photo's edit: with --xmp-dir, XMP-DIR/SUBFOLDER/STEM.xmp or XMP-DIR/STEM.xmp (or .XMP, .AAE, .aae) \
         if present; otherwise its own aas XMP, else a sidecar STEM.xmp beside it, else STEM.AAE or \
         IMG_O….AAE (any case), else none (status no-edit; what is written follows --unedited). \
         Adjustments that cannot be replayed are left out and named ("notReplayed"; --strict fails \
@@ -86,7 +86,7 @@ struct BatchCommand: ParsableCommand {
     var jobs: Int?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Folder of edits: STEM.xmp (or under the photo's subfolder) is the edit of STEM.jpg.", valueName: "XMP-DIR"))
+        "Folder of edits: STEM.xmp or STEM.AAE (or under the photo's subfolder) is the edit of STEM.jpg.", valueName: "XMP-DIR"))
     var xmpDir: String?
 
     @Option(name: .long, help: ArgumentHelp(

@@ -258,13 +258,15 @@ final class BatchRunner: Sendable {
     }
 
     /// XMP-DIR/SUBFOLDER/STEM.xmp, else XMP-DIR/STEM.xmp (either with .XMP).
+    /// XMP-DIR/SUBFOLDER/STEM.xmp (or .XMP, .AAE, .aae), else XMP-DIR/STEM with those extensions.
     private func editInXMPDir(_ directory: String, relative: String) -> String? {
         let stemPath = (relative as NSString).deletingPathExtension
         let stem = (stemPath as NSString).lastPathComponent
         var candidates = [stemPath]
         if stemPath != stem { candidates.append(stem) }
         for candidate in candidates {
-            for ext in ["xmp", "XMP"] {
+            // An XMP first (the folder's own kind), then a modern Photos edit of the same name.
+            for ext in ["xmp", "XMP", "AAE", "aae"] {
                 let path = (directory as NSString).appendingPathComponent(candidate + "." + ext)
                 if FileManager.default.fileExists(atPath: path) { return path }
             }

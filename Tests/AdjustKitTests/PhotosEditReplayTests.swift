@@ -170,6 +170,22 @@ final class PhotosEditReplayTests: XCTestCase {
         XCTAssertEqual(object["notReplayed"] as? [String], ["RKRetouchOperation"])
     }
 
+    /// `--xmp-dir` finds a modern edit (`STEM.AAE`) as it finds an XMP (issue 20).
+    func testXMPDirHoldsAAEEditsToo() throws {
+        let input = scratch.appendingPathComponent("photos"), edits = scratch.appendingPathComponent("edits")
+        for folder in [input, edits] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        try FileManager.default.copyItem(atPath: TestFixtures.image("Landscape_1.jpg"), toPath: input.appendingPathComponent("IMG_0001.jpg").path)
+        try Data(AAEBuilder.aae([AAEBuilder.adjustment("Crop", settings: #"{"xOrigin":100,"yOrigin":0,"width":800,"height":600}"#)],
+                                masterWidth: 1800, masterHeight: 1200))
+            .write(to: edits.appendingPathComponent("IMG_0001.AAE"))
+        let run = try BinaryRun.run(Self.binary, ["batch", input.path, "--out", path("out"), "--xmp-dir", edits.path, "--json"], in: scratch)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let record = try XCTUnwrap(run.stdout.split(separator: "\n").first { $0.contains("IMG_0001") })
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(record.utf8)) as? [String: Any])
+        XCTAssertEqual(object["size"] as? [Int], [800, 600])
+        XCTAssertEqual(object["edit"] as? String, "aae")
+    }
+
     // MARK: scope 6: HEIC as iPhones write it now
 
     /// The portrait HEIC (depth and matte auxiliary images) and Photos' own HEIC render of it,
