@@ -38,11 +38,7 @@ enum BatchFiles {
     static func key(_ path: String) -> Key? { FileIdentity(path: path) }
 
     /// The extensions (lower case) a folder walk takes as photos: the one place to add a format.
-    static let inputExtensions: Set<String> = ["jpg", "jpeg", "heic", "heif"]
-
-    static func isInputName(_ name: String) -> Bool {
-        inputExtensions.contains((name as NSString).pathExtension.lowercased())
-    }
+    static func isInputName(_ name: String) -> Bool { PhotoLayout.isPhotoName(name) }
 
     /// True for `IMG_E1234.*` when a photo `IMG_1234.*` lies beside it among `names`: Apple's own
     /// render of that photo's edit (docs/spec/aae-format.md §1), not a photo of its own.

@@ -18,11 +18,13 @@ extension BatchRunner {
     /// Writes Apple's render of `item`'s edit as its output, converted to the requested format and
     /// size (a byte copy when nothing asked for changes it), its colour profile and metadata kept;
     /// the provenance records the render's digest, so `--update` notices a new render.
-    func writeAppleRender(_ item: BatchItem, to output: String, exists outputExists: Bool,
+    /// `originalDigest`: the original's, when the photo was read already (not hashed twice).
+    func writeAppleRender(_ item: BatchItem, to output: String, exists outputExists: Bool, originalDigest known: String? = nil,
                           into record: inout BatchRecord, warnings: inout [String]) throws(FileError) {
         guard let renderPath = item.appleRender else { return }
         var clock = DispatchTime.now()
-        let originalDigest = try SHA256.hex(ofFileAt: item.input)
+        let originalDigest: String
+        if let known { originalDigest = known } else { originalDigest = try SHA256.hex(ofFileAt: item.input) }
         let provenance = Provenance(tool: tool, originalDigest: originalDigest, editKind: "apple-render",
                                     editDigest: try SHA256.hex(ofFileAt: renderPath), options: optionsDescription,
                                     originalPath: BatchFiles.relativePath(of: item.input,

@@ -116,7 +116,8 @@ final class BatchRunner: Sendable {
             record.notReplayed = notReplayed.isEmpty ? nil : notReplayed
             warnings.append("note: \(item.input): " + (notReplayed.isEmpty ? "--apple-render prefer"
                 : "not replayed: \(notReplayed.joined(separator: ", "))") + "; Apple's render is used")
-            try writeAppleRender(item, to: output, exists: outputExists, into: &record, warnings: &warnings)
+            try writeAppleRender(item, to: output, exists: outputExists, originalDigest: provenance.originalDigest,
+                                 into: &record, warnings: &warnings)
             return
         }
         if !hasEdit, unedited == .skip {
