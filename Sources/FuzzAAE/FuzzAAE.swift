@@ -78,16 +78,16 @@ public func fuzzAAE(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             _ = try? adjustment.object(key)
             _ = String(describing: AAEError.missingSetting(adjustment: adjustment.identifier, key: key))
         }
-        if adjustment.identifier == "Crop" {
+        if adjustment.identifier == PhotosCrop.aaeIdentifier {
             for key in ["xOrigin", "yOrigin", "width", "height"] {
                 if let n = adjustment.settings[key]?.numberValue, abs(n) > limit {
                     fatalError("Crop \(key) = \(n) accepted beyond the pixel limit")
                 }
             }
         }
-        _ = AAESupport.level(of: adjustment)
+        _ = FilterRegistry.aaeSupport(of: adjustment)
     }
-    let crop = document.adjustment("Crop").flatMap { crop -> (width: Double, height: Double)? in
+    let crop = document.adjustment(PhotosCrop.aaeIdentifier).flatMap { crop -> (width: Double, height: Double)? in
         guard let w = crop.settings["width"]?.numberValue, let h = crop.settings["height"]?.numberValue else { return nil }
         return (w, h)
     }

@@ -51,7 +51,7 @@ final class AAESampleTests: XCTestCase {
         let time = try frame.object("time")
         XCTAssertEqual(time["value"], .number(1740))
         XCTAssertEqual(time["timescale"], .number(600))
-        XCTAssertEqual(AAESupport.level(of: frame), .notForStills)
+        XCTAssertEqual(FilterRegistry.aaeSupport(of: frame), .notForStills)
     }
 
     func testMacOSRendersPlistWithPipelineVersion() throws {
@@ -79,7 +79,7 @@ final class AAESampleTests: XCTestCase {
         XCTAssertEqual(try depth.number("aperture"), 2.799999952316284)
         XCTAssertEqual(try depth.flag("glassesMatteAllowed"), true)
         XCTAssertEqual(try depth.object("depthInfo")["faces"], .array([]))
-        XCTAssertEqual(AAESupport.level(of: depth), .approximate)
+        XCTAssertEqual(FilterRegistry.aaeSupport(of: depth), .approximate)
     }
 
     func testCaptureTimeFiles() throws {
@@ -103,7 +103,7 @@ final class AAESampleTests: XCTestCase {
         XCTAssertEqual(o3932.adjustments.map(\.identifier), ["PortraitVideo"])
         let video = try XCTUnwrap(o3932.adjustment("PortraitVideo"))
         XCTAssertEqual(video.settings["renderingVersionAtCapture"], .number(3))
-        XCTAssertEqual(AAESupport.level(of: video), .notForStills)
+        XCTAssertEqual(FilterRegistry.aaeSupport(of: video), .notForStills)
     }
 
     /// Each sample's master size against the photo it belongs to (SOURCES.md): no warning for the

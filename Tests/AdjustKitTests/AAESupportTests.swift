@@ -1,12 +1,12 @@
-import AdjustKit
+@testable import AdjustKit
 import XCTest
 
 /// Spec aae-format.md §3: for every identifier in its table, a synthetic AAE (XML and binary
 /// property list) that reads and gets the level the spec gives. The expected levels are written
-/// here from the spec's table, not taken from `AAESupport.table`.
+/// here from the spec's table, not taken from the filters' own `aaeSupport`.
 final class AAESupportTests: XCTestCase {
     /// (identifier, settings JSON, expected level) per the spec's rows.
-    static let cases: [(String, String, AAESupport.Level)] = [
+    static let cases: [(String, String, AAESupportLevel)] = [
         ("Crop", #"{"xOrigin":0,"yOrigin":378,"width":4032,"height":2268,"straightenAngle":0.05,"pitch":0,"yaw":0,"constraintWidth":16,"constraintHeight":9,"auto":false,"originalCrop":true,"smart":false}"#, .exact),
         ("Crop", #"{"xOrigin":10,"yOrigin":20,"width":3000,"height":2000,"pitch":12.5,"yaw":0}"#, .approximate),
         ("Crop", #"{"xOrigin":10,"yOrigin":20,"width":3000,"height":2000,"pitch":0,"yaw":-4}"#, .approximate),
@@ -69,35 +69,56 @@ final class AAESupportTests: XCTestCase {
                 do { doc = try AAEDocument(contentsOf: bytes) } catch { XCTFail("\(context): \(error)"); continue }
                 XCTAssertEqual(doc.adjustments.map(\.identifier), [identifier], context)
                 let adjustment = try XCTUnwrap(doc.adjustments.first)
-                XCTAssertEqual(AAESupport.level(of: adjustment), level, context)
+                XCTAssertEqual(FilterRegistry.aaeSupport(of: adjustment), level, context)
             }
         }
     }
 
-    func testEveryTableRowIsTested() {
+    /// Every identifier a filter reads or the registry lists has a row here, and only the made-up
+    /// one is unknown.
+    func testEveryKnownIdentifierIsTested() {
+        let known = Set(FilterRegistry.aaeKinds.keys).union(FilterRegistry.unsupportedAAEIdentifiers)
+            .union(FilterRegistry.notForStillsAAENotes.keys)
         let tested = Set(Self.cases.map(\.0))
-        XCTAssertEqual(Set(AAESupport.table.keys).subtracting(tested), [], "table rows without a test")
-        XCTAssertEqual(tested.subtracting(AAESupport.table.keys), ["SomethingAppleAddsNext"])
+        XCTAssertEqual(known.subtracting(tested), [], "identifiers without a test")
+        XCTAssertEqual(tested.subtracting(known), ["SomethingAppleAddsNext"])
     }
 
     func testUserCubeMakesNewerEffectsApproximate() {
         let vivid = AAEAdjustment(identifier: "Effect", settings: ["effectName": .string("Vivid")])
-        XCTAssertEqual(AAESupport.level(of: vivid), .unsupported)
-        XCTAssertEqual(AAESupport.level(of: vivid, hasUserCube: true), .approximate)
+        XCTAssertEqual(FilterRegistry.aaeSupport(of: vivid), .unsupported)
+        XCTAssertEqual(FilterRegistry.aaeSupport(of: vivid, hasUserCube: true), .approximate)
         let threeD = AAEAdjustment(identifier: "Effect3D", settings: ["effectName": .string("3DVivid")])
-        XCTAssertEqual(AAESupport.level(of: threeD), .approximate, "a built-in approximation")
-        XCTAssertEqual(AAESupport.level(of: threeD, hasUserCube: true), .approximate)
+        XCTAssertEqual(FilterRegistry.aaeSupport(of: threeD), .approximate, "a built-in approximation")
+        XCTAssertEqual(FilterRegistry.aaeSupport(of: threeD, hasUserCube: true), .approximate)
     }
 
-    func testChainFilterNamesForSupportedRows() {
-        XCTAssertEqual(AAESupport.entry("Crop").chainFilter, "geometry")
-        XCTAssertEqual(AAESupport.entry("Orientation").chainFilter, "orientation")
-        XCTAssertEqual(AAESupport.entry("Effect").chainFilter, "effect")
-        XCTAssertEqual(AAESupport.entry("DepthEffect").chainFilter, "depthEffect")
-        XCTAssertNil(AAESupport.entry("LivePhotoKeyFrame").chainFilter)
-        XCTAssertEqual(AAESupport.entry("Nope"), AAESupport.Entry(level: .unknown, chainFilter: nil))
-        for (identifier, entry) in AAESupport.table where [.exact, .strong, .approximate].contains(entry.level) {
-            XCTAssertNotNil(entry.chainFilter, identifier)
+    /// Reading does what the level says: a replayed level gives only steps of the identifier's own
+    /// filter (and the metadata's orientation), an unsupported or unknown one an
+    /// `UnsupportedAdjustment` (marked unknown only for the unknown), a not-for-stills one a note.
+    func testReadingFollowsTheLevel() throws {
+        for (identifier, settings, level) in Self.cases {
+            let doc = try AAEDocument(contentsOf: AAEBuilder.aae([AAEBuilder.adjustment(identifier, settings: settings)], format: .xml))
+            var notes: [String] = []
+            let chain = try EditChain(aae: doc, notes: &notes)
+            let context = "\(identifier) \(settings)"
+            let unsupported = chain.all(UnsupportedAdjustment.self)
+            switch level {
+            case .exact, .strong, .approximate:
+                let kind = try XCTUnwrap(FilterRegistry.aaeKinds[identifier], context)
+                XCTAssertEqual(unsupported, [], context)
+                for step in chain.filters {
+                    let stepKind = ObjectIdentifier(type(of: step))
+                    XCTAssertTrue(stepKind == ObjectIdentifier(kind) || stepKind == ObjectIdentifier(PhotosOrientation.self), context)
+                }
+            case .unsupported, .unknown:
+                XCTAssertEqual(unsupported.map(\.isUnknown), [level == .unknown], context)
+                XCTAssertEqual(notes, [], context)
+            case .notForStills:
+                XCTAssertEqual(unsupported, [], context)
+                XCTAssertEqual(notes.count, 1, context)
+                XCTAssertTrue(notes.first?.hasPrefix("\(identifier) ignored: ") == true, context)
+            }
         }
     }
 }

@@ -56,7 +56,7 @@ final class EffectIntensityDissolveTests: XCTestCase {
     func testInspectNamesTheStepAndItsSupport() {
         let step = EditChain([EffectIntensityDissolve(effect: .fade, intensity: 0.25)]).steps[0]
         XCTAssertEqual(step.filterName, "Effect (CIPhotoEffectFade)")
-        XCTAssertEqual(step.support(), .approximate)
+        XCTAssertEqual(step.support, .approximate)
         XCTAssertEqual(step.support(exactEffects: [.fade]), .exact)
         XCTAssertFalse(step.isGeometry)
     }

@@ -85,7 +85,7 @@ final class ModernColourFilterTests: XCTestCase {
                 "WhiteBalance (tempTint)", "SmartTone", "SmartColor", "RKCurvesOperation", "RKLevelsOperation",
                 "SmartBlackAndWhite", "DGVignetteEffectOperation",
             ])
-            XCTAssertTrue(chain.steps.allSatisfy { $0.support() == .approximate })
+            XCTAssertTrue(chain.steps.allSatisfy { $0.support == .approximate })
             let program = try ColourProgram(chain: chain, options: ColourOptions())
             XCTAssertEqual(program.storedFrame.count, 6)
             XCTAssertEqual(program.outputPositional.count, 1)

@@ -287,13 +287,13 @@ final class ModernColourModelTests: XCTestCase {
             for identifier in ["Effect", "Effect3D"] {
                 let adjustment = AAEAdjustment(identifier: identifier, settings: ["effectName": .string(name),
                                                                                   "effectIntensity": .number(0.5)])
-                XCTAssertEqual(AAESupport.level(of: adjustment), .approximate, "\(identifier) \(name)")
+                XCTAssertEqual(FilterRegistry.aaeSupport(of: adjustment), .approximate, "\(identifier) \(name)")
             }
             let look = try XCTUnwrap(EffectIntensityDissolve.Look(name: name))
             let stage = EffectIntensityDissolve(look: look, intensity: 0.5).colourStage(options: ColourOptions())
             XCTAssertNotNil(stage.kernel, name); XCTAssertNotNil(stage.approximation, name)
         }
-        XCTAssertEqual(AAESupport.level(of: AAEAdjustment(identifier: "Effect", settings: ["effectName": .string("3DFoo")])),
+        XCTAssertEqual(FilterRegistry.aaeSupport(of: AAEAdjustment(identifier: "Effect", settings: ["effectName": .string("3DFoo")])),
                        .unsupported)
     }
 

@@ -2,9 +2,9 @@
 /// (docs/spec/aae-format.md §5, §9), each in this one place with its alternatives. The defaults
 /// are the spec's reading; `adjust fidelity` renders each alternative against Apple's render to
 /// say which one matches.
-public struct AAEAssumptions: Equatable, Sendable {
+package struct AAEAssumptions: Equatable, Sendable {
     /// U1: the sign of the straighten rotation.
-    public enum StraightenSign: String, CaseIterable, Sendable {
+    package enum StraightenSign: String, CaseIterable, Sendable {
         /// φ = −straightenAngle, counter-clockwise positive in the y-up frame (the UI angle).
         case uiAngle = "minus-stored"
         /// φ = +straightenAngle.
@@ -12,7 +12,7 @@ public struct AAEAssumptions: Equatable, Sendable {
     }
 
     /// U2: which edge the `Crop` adjustment's `yOrigin` is measured from.
-    public enum CropOrigin: String, CaseIterable, Sendable {
+    package enum CropOrigin: String, CaseIterable, Sendable {
         /// From the bottom, as Core Image measures (kept rows start at H − yOrigin − height).
         case bottom
         /// From the top, as a raster is indexed.
@@ -21,32 +21,32 @@ public struct AAEAssumptions: Equatable, Sendable {
 
     /// U3: how `pitch` and `yaw` (a perspective correction) are rendered. Apple's construction is
     /// not public, and the renderer's geometry is affine.
-    public enum Perspective: String, CaseIterable, Sendable {
+    package enum Perspective: String, CaseIterable, Sendable {
         /// Not applied: the straighten and crop are rendered, the keystone correction is not,
         /// and the step is flagged approximate.
         case ignored
     }
 
     /// U4: what the `Orientation` adjustment's value means.
-    public enum OrientationMeaning: String, CaseIterable, Sendable {
+    package enum OrientationMeaning: String, CaseIterable, Sendable {
         /// It is the orientation to use instead of the file's own.
         case replacesFile = "replaces"
         /// It is applied after the file's own orientation.
         case composesWithFile = "composes"
     }
 
-    public var straightenSign: StraightenSign
-    public var cropOrigin: CropOrigin
-    public var perspective: Perspective
-    public var orientation: OrientationMeaning
+    package var straightenSign: StraightenSign
+    package var cropOrigin: CropOrigin
+    package var perspective: Perspective
+    package var orientation: OrientationMeaning
 
     /// The spec's reading of each unknown.
-    public init(straightenSign: StraightenSign = .uiAngle, cropOrigin: CropOrigin = .bottom,
+    package init(straightenSign: StraightenSign = .uiAngle, cropOrigin: CropOrigin = .bottom,
                 perspective: Perspective = .ignored, orientation: OrientationMeaning = .replacesFile) {
         (self.straightenSign, self.cropOrigin, self.perspective, self.orientation) =
             (straightenSign, cropOrigin, perspective, orientation)
     }
 
     /// The spec's reading of each unknown.
-    public static let `default` = AAEAssumptions()
+    package static let `default` = AAEAssumptions()
 }

@@ -4,28 +4,28 @@ import Foundation
 /// macOS Photos `resources/renders/…/UUID.plist` (all the same format) — read into typed values:
 /// the property list's keys, and the `com.apple.photo` payload's metadata and enabled adjustments,
 /// uninterpreted. Reading it is spec aae-format.md §2; what each adjustment means is for the
-/// mapping layer (`AAESupport` gives each identifier's support level).
-public struct AAEDocument: Sendable, Equatable {
+/// mapping layer (`FilterRegistry.aaeSupport` gives each adjustment's support level, from its filter).
+package struct AAEDocument: Sendable, Equatable {
     /// The only `adjustmentFormatIdentifier` whose payload is Apple's pipeline format.
-    public static let photoFormatIdentifier = "com.apple.photo"
+    package static let photoFormatIdentifier = "com.apple.photo"
 
     /// `adjustmentFormatIdentifier` (always `com.apple.photo` in a document that was read; other
     /// identifiers are refused with `AAEError.unsupportedFormat`).
-    public var formatIdentifier: String
+    package var formatIdentifier: String
     /// `adjustmentFormatVersion`, e.g. `1.4`, `1.11`.
-    public var formatVersion: String
+    package var formatVersion: String
     /// `adjustmentEditorBundleID`, e.g. `com.apple.Photos`, `com.apple.camera`.
-    public var editorBundleID: String
+    package var editorBundleID: String
     /// `adjustmentBaseVersion`, when present.
-    public var baseVersion: Int?
+    package var baseVersion: Int?
     /// The payload's `metadata`.
-    public var metadata: AAEMetadata
+    package var metadata: AAEMetadata
     /// The enabled adjustments, in the payload's order (which does not matter to Apple's pipeline).
-    public var adjustments: [AAEAdjustment]
+    package var adjustments: [AAEAdjustment]
     /// The identifiers of the adjustments marked disabled, which Photos does not apply (for notes).
-    public var disabledAdjustments: [String]
+    package var disabledAdjustments: [String]
 
-    public init(formatIdentifier: String = AAEDocument.photoFormatIdentifier, formatVersion: String,
+    package init(formatIdentifier: String = AAEDocument.photoFormatIdentifier, formatVersion: String,
                 editorBundleID: String, baseVersion: Int? = nil, metadata: AAEMetadata,
                 adjustments: [AAEAdjustment], disabledAdjustments: [String] = []) {
         self.formatIdentifier = formatIdentifier
@@ -38,7 +38,7 @@ public struct AAEDocument: Sendable, Equatable {
     }
 
     /// The first enabled adjustment with `identifier`, if any.
-    public func adjustment(_ identifier: String) -> AAEAdjustment? {
+    package func adjustment(_ identifier: String) -> AAEAdjustment? {
         adjustments.first { $0.identifier == identifier }
     }
 
@@ -51,7 +51,7 @@ public struct AAEDocument: Sendable, Equatable {
     /// when absent (Live Photo key-frame entries omit it); disabled adjustments are dropped (and
     /// listed in `disabledAdjustments`); the metadata sizes and the `Crop` rectangle must be within
     /// ±`limits.maxPixelValue`.
-    public init(contentsOf bytes: [UInt8], limits: AAELimits = .default) throws(AAEError) {
+    package init(contentsOf bytes: [UInt8], limits: AAELimits = .default) throws(AAEError) {
         guard bytes.count <= limits.maxFileBytes else { throw .fileTooLarge(bytes: bytes.count, limit: limits.maxFileBytes) }
         switch try AAEPlistScan.format(of: bytes) {
         case .xml: try AAEPlistScan.checkXML(bytes, limits: limits)
@@ -161,13 +161,7 @@ public struct AAEDocument: Sendable, Equatable {
             }
             let adjustment = AAEAdjustment(identifier: identifier, enabled: isEnabled, formatVersion: formatVersion, settings: settings)
             guard isEnabled else { disabled.append(identifier); continue }
-            if identifier == "Crop" {
-                // Hostile magnitudes refuse the file; a value of the wrong type only costs the
-                // crop (EditChain(aae:) leaves it out and says why).
-                for key in ["xOrigin", "yOrigin", "width", "height"] where settings[key]?.lenientNumber != nil {
-                    _ = try adjustment.optionalPixels(key, limit: limits.maxPixelValue)
-                }
-            }
+            try FilterRegistry.aaeKinds[identifier]?.refuseHostileValues(in: adjustment, limits: limits)
             enabled.append(adjustment)
         }
         return (enabled, disabled)

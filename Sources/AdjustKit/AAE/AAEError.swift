@@ -2,7 +2,7 @@
 ///
 /// `description` is one short line without a file name, so callers can prefix the file themselves.
 /// Text taken from the file is quoted and shortened, so the line stays short whatever the input.
-public enum AAEError: Error, Equatable, CustomStringConvertible {
+package enum AAEError: Error, Equatable, CustomStringConvertible {
     /// The file exceeds `AAELimits.maxFileBytes`.
     case fileTooLarge(bytes: Int, limit: Int)
     /// The bytes are neither an XML nor a binary property list.
@@ -48,7 +48,7 @@ public enum AAEError: Error, Equatable, CustomStringConvertible {
     case pixelValueOutOfRange(adjustment: String, key: String, value: Double, limit: Double)
 
     /// One short line describing the error, without a file name.
-    public var description: String {
+    package var description: String {
         switch self {
         case .fileTooLarge(let bytes, let limit):
             return "AAE file is \(bytes) bytes, over the \(limit)-byte limit"

@@ -1,7 +1,7 @@
 /// Notices an edit paired with the wrong photo from the payload's `metadata.masterWidth/Height`
 /// (spec §2). Samples disagree on what that size is — the stored size, the oriented size, or the
 /// oriented size of a capture-time crop — so any of those, either way round, is accepted.
-public enum AAEMasterSizeCheck {
+package enum AAEMasterSizeCheck {
     /// A one-line warning when the master size equals none of W×H or H×W of the photo as stored,
     /// nor the crop's width×height either way round; nil when it matches one, or when the file
     /// gives no master size (0×0, as capture-time files for videos do).
@@ -9,7 +9,7 @@ public enum AAEMasterSizeCheck {
     ///   - master: `metadata.masterWidth`, `metadata.masterHeight`.
     ///   - photo: the photo's stored width and height.
     ///   - crop: the `Crop` adjustment's `width` and `height`, if it has one.
-    public static func warning(master: (width: Int, height: Int), photo: (width: Int, height: Int),
+    package static func warning(master: (width: Int, height: Int), photo: (width: Int, height: Int),
                                crop: (width: Double, height: Double)? = nil) -> String? {
         if master.width == 0 && master.height == 0 { return nil }
         let m = (Double(master.width), Double(master.height))

@@ -5,7 +5,7 @@ import Foundation
 /// Numbers are Doubles (JSON has one number type; every one is finite — the reader refuses others).
 /// `true`/`false` stay booleans: older files write flags as 0/1, newer as booleans, and the
 /// accessors on `AAEAdjustment` accept both where a flag is meant.
-public indirect enum AAEValue: Sendable, Equatable {
+package indirect enum AAEValue: Sendable, Equatable {
     case number(Double)
     case bool(Bool)
     case string(String)
@@ -14,7 +14,7 @@ public indirect enum AAEValue: Sendable, Equatable {
     case null
 
     /// The name of the value's JSON type, for error messages.
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .number: return "a number"
         case .bool: return "a boolean"
@@ -26,16 +26,16 @@ public indirect enum AAEValue: Sendable, Equatable {
     }
 
     /// The number, or nil for any other type.
-    public var numberValue: Double? { if case .number(let n) = self { return n } else { return nil } }
+    package var numberValue: Double? { if case .number(let n) = self { return n } else { return nil } }
     /// The string, or nil for any other type.
-    public var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
+    package var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
     /// The members, or nil for any other type.
-    public var objectValue: [String: AAEValue]? { if case .object(let o) = self { return o } else { return nil } }
+    package var objectValue: [String: AAEValue]? { if case .object(let o) = self { return o } else { return nil } }
     /// The elements, or nil for any other type.
-    public var arrayValue: [AAEValue]? { if case .array(let a) = self { return a } else { return nil } }
+    package var arrayValue: [AAEValue]? { if case .array(let a) = self { return a } else { return nil } }
 
     /// A flag: `true`/`false`, or the numbers 1/0 that older files write; nil for anything else.
-    public var flagValue: Bool? {
+    package var flagValue: Bool? {
         switch self {
         case .bool(let b): return b
         case .number(1): return true
@@ -47,7 +47,7 @@ public indirect enum AAEValue: Sendable, Equatable {
     /// A number as real files write one (aae-format.md §10): a JSON number, or a string holding a
     /// finite decimal number ("0.5"); nil for anything else (a boolean where a number is meant is
     /// a wrong type: the adjustment is not replayed).
-    public var lenientNumber: Double? {
+    package var lenientNumber: Double? {
         switch self {
         case .number(let n): return n
         case .string(let s):
@@ -58,7 +58,7 @@ public indirect enum AAEValue: Sendable, Equatable {
     }
 
     /// A flag as real files write one: `flagValue`, or the strings "true"/"false"/"yes"/"no"/"1"/"0".
-    public var lenientFlag: Bool? {
+    package var lenientFlag: Bool? {
         if let flag = flagValue { return flag }
         switch stringValue?.lowercased() {
         case "true", "yes", "1": return true
@@ -68,13 +68,13 @@ public indirect enum AAEValue: Sendable, Equatable {
     }
 
     /// The member `key` of an object; nil when absent or when this is not an object.
-    public subscript(key: String) -> AAEValue? { objectValue?[key] }
+    package subscript(key: String) -> AAEValue? { objectValue?[key] }
 }
 
 extension AAEValue: Decodable {
     /// Decodes any JSON value. Booleans are tried before numbers: JSONDecoder refuses to read a
     /// JSON number as Bool, so `1` stays a number and `true` a boolean.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null

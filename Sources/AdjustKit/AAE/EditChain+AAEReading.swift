@@ -9,26 +9,24 @@ extension EditChain {
     /// step that replaces the file's own orientation (§5.4); an `Orientation` adjustment entry,
     /// should one appear, means the same and wins. The JSON array's order does not matter: the
     /// chain keeps the registry's, which is Apple's.
-    public init(aae document: AAEDocument, assumptions: AAEAssumptions = .default,
+    package init(aae document: AAEDocument, assumptions: AAEAssumptions = .default,
                 notes: inout [String]) throws(AAEError) {
         self.init()
         for adjustment in document.adjustments where !adjustment.isAtDefaults {
-            switch AAESupport.level(of: adjustment) {
+            let kind = FilterRegistry.aaeKinds[adjustment.identifier]
+            let name = kind?.notReplayedName(adjustment) ?? adjustment.identifier
+            switch FilterRegistry.aaeSupport(of: adjustment) {
             case .notForStills:
-                notes.append(Self.notForStillsNote(adjustment.identifier))
+                notes.append(FilterRegistry.notForStillsAAENotes[adjustment.identifier] ?? name)
             case .unsupported, .unknown:
-                let isUnknown = AAESupport.entry(adjustment.identifier).level == .unknown
-                insert(UnsupportedAdjustment(name: Self.unsupportedName(adjustment), isUnknown: isUnknown))
+                insert(UnsupportedAdjustment(name: name, isUnknown: kind == nil
+                                                && !FilterRegistry.unsupportedAAEIdentifiers.contains(adjustment.identifier)))
             case .exact, .strong, .approximate:
-                guard let kind = FilterRegistry.aaeKinds[adjustment.identifier] else {
-                    insert(UnsupportedAdjustment(name: adjustment.identifier))
-                    continue
-                }
+                guard let kind else { continue }   // a replayed level comes only from a filter
                 do {
                     try Self.read(kind, adjustment, assumptions, into: &self)
                 } catch {
-                    insert(UnsupportedAdjustment(name: Self.unsupportedName(adjustment),
-                                                            reason: error.settingProblem))
+                    insert(UnsupportedAdjustment(name: name, reason: error.settingProblem))
                 }
             }
         }
@@ -46,19 +44,6 @@ extension EditChain {
         if let step = try kind.read(aae: adjustment, assumptions: assumptions) { chain[kind] = step }
     }
 
-    private static func unsupportedName(_ adjustment: AAEAdjustment) -> String {
-        guard adjustment.identifier == "Effect" || adjustment.identifier == "Effect3D",
-              let name = adjustment.settings["effectName"]?.stringValue else { return adjustment.identifier }
-        return "\(adjustment.identifier) (\(name.prefix(40)))"
-    }
-
-    private static func notForStillsNote(_ identifier: String) -> String {
-        if identifier == "LivePhotoKeyFrame" {
-            return "LivePhotoKeyFrame ignored: Photos shows another frame of the Live Photo's video as the still; "
-                + "this render is of the photo's own still image, not that frame"
-        }
-        return "\(identifier) ignored: it concerns video or capture, not a still"
-    }
 }
 
 extension AAEAdjustment {

@@ -2,12 +2,12 @@ import Foundation
 
 /// One of the modern format's unknowns (docs/spec/aae-format.md §5, §9), with the readings
 /// `AAEAssumptions` offers for it.
-public enum AAEUnknown: String, CaseIterable, Sendable {
+package enum AAEUnknown: String, CaseIterable, Sendable {
     case straightenSign = "U1", cropOrigin = "U2", perspective = "U3", orientation = "U4"
 
     /// Each alternative's name and the assumptions that differ from `base` in this unknown only;
     /// `base`'s own reading first.
-    public func alternatives(from base: AAEAssumptions = .default) -> [(name: String, assumptions: AAEAssumptions)] {
+    package func alternatives(from base: AAEAssumptions = .default) -> [(name: String, assumptions: AAEAssumptions)] {
         var result: [(name: String, assumptions: AAEAssumptions)] = []
         switch self {
         case .straightenSign:
@@ -34,8 +34,8 @@ public enum AAEUnknown: String, CaseIterable, Sendable {
 /// What `adjust fidelity` found for one photo. Every figure compares images converted to 8-bit
 /// sRGB from their embedded ICC profiles (`SRGBConversion`; untagged = sRGB): Apple's renders are
 /// Display P3, adjust's carry the original's profile.
-public struct FidelityReport: Sendable {
-    public enum Status: String, Sendable {
+package struct FidelityReport: Sendable {
+    package enum Status: String, Sendable {
         /// Rendered and compared with Apple's render.
         case compared = "ok"
         /// No Apple render beside the photo: skipped.
@@ -52,92 +52,92 @@ public struct FidelityReport: Sendable {
     }
 
     /// One reading of one unknown, rendered and compared.
-    public struct Alternative: Sendable {
+    package struct Alternative: Sendable {
         /// "U1" … "U4".
-        public var unknown: AAEUnknown
+        package var unknown: AAEUnknown
         /// The reading's name (`AAEAssumptions`' raw values).
-        public var name: String
+        package var name: String
         /// True for the reading adjust uses by default.
-        public var isDefault: Bool
+        package var isDefault: Bool
         /// The size rendered under this reading; nil when it could not be rendered.
-        public var size: PixelSize?
+        package var size: PixelSize?
         /// Against Apple's render; nil when the sizes differ or it was not rendered (`note`).
-        public var psnr: Double?
-        public var shift: PhaseCorrelation.Shift?
+        package var psnr: Double?
+        package var shift: PhaseCorrelation.Shift?
         /// Why there is no PSNR, or that the unknown cannot be tested.
-        public var note: String?
+        package var note: String?
     }
 
     /// Small JPEGs of the two renders and of their difference, for a report page (`--html`).
-    public struct Thumbnails: Sendable {
+    package struct Thumbnails: Sendable {
         /// adjust's render, sRGB, at most `FidelityCheck.thumbnailSide` on its longer side.
-        public var ours: [UInt8]
+        package var ours: [UInt8]
         /// Apple's render, likewise.
-        public var apple: [UInt8]
+        package var apple: [UInt8]
         /// |ours − Apple's| per channel, times `FidelityCheck.differenceGain`, clamped, then
         /// reduced like the others; nil when the sizes differ.
-        public var difference: [UInt8]?
+        package var difference: [UInt8]?
     }
 
-    public var original: String?
-    public var edit: String?
-    public var appleRender: String?
+    package var original: String?
+    package var edit: String?
+    package var appleRender: String?
     /// The layout the three were found in.
-    public var layout: PhotoLayout
-    public var status: Status
+    package var layout: PhotoLayout
+    package var status: Status
     /// The edit's enabled adjustments, by identifier, in the file's order, and
     /// `metadata.orientation N` when the edit turns or flips the photo (N not 0 or 1, and not the
     /// file's own orientation).
-    public var adjustments: [String] = []
+    package var adjustments: [String] = []
     /// What the edit asks for that our render leaves out: unsupported adjustments, perspective,
     /// adjustments that do nothing to a still (one line each).
-    public var notReplayed: [String] = []
+    package var notReplayed: [String] = []
     /// Our render with the default readings.
-    public var ourSize: PixelSize?
-    public var appleSize: PixelSize?
-    public var sizeMatch: Bool? { ourSize.flatMap { ours in appleSize.map { $0 == ours } } }
+    package var ourSize: PixelSize?
+    package var appleSize: PixelSize?
+    package var sizeMatch: Bool? { ourSize.flatMap { ours in appleSize.map { $0 == ours } } }
     /// Where Apple's render is displaced from ours (`PhaseCorrelation`); nil when the sizes differ.
-    public var shift: PhaseCorrelation.Shift?
+    package var shift: PhaseCorrelation.Shift?
     /// Ours against Apple's, in dB (+infinity when identical); nil when the sizes differ.
-    public var psnr: Double?
+    package var psnr: Double?
     /// The unedited photo — the original with only the edit's geometry, no colour step
     /// (`PhotoEdit.geometryOnly`) — against Apple's render; nil when the sizes differ.
-    public var uneditedPSNR: Double?
+    package var uneditedPSNR: Double?
     /// The size of the geometry-only render.
-    public var uneditedSize: PixelSize?
+    package var uneditedSize: PixelSize?
     /// `psnr − uneditedPSNR`: what adjust's colour steps gain over leaving the colours alone; nil
     /// unless both are finite.
-    public var gain: Double? {
+    package var gain: Double? {
         guard let psnr, let uneditedPSNR, psnr.isFinite, uneditedPSNR.isFinite else { return nil }
         return psnr - uneditedPSNR
     }
     /// Grey normalized cross-correlation of ours and Apple's (`GreyCorrelation`); nil when the
     /// sizes differ.
-    public var ncc: Double?
+    package var ncc: Double?
     /// The colour space each render was converted from (the ICC profile's description, or
     /// "untagged (sRGB)").
-    public var ourColour: String?
-    public var appleColour: String?
+    package var ourColour: String?
+    package var appleColour: String?
     /// Every reading of every unknown the edit touches.
-    public var alternatives: [Alternative] = []
+    package var alternatives: [Alternative] = []
     /// Approximate steps in our render (colour approximations lower the PSNR of every reading alike).
-    public var approximations: [String] = []
+    package var approximations: [String] = []
     /// Remarks from reading the edit and planning, one line each.
-    public var warnings: [String] = []
+    package var warnings: [String] = []
     /// Why a skipped entry was skipped, when the status alone does not say.
-    public var note: String?
-    public var error: FileError?
+    package var note: String?
+    package var error: FileError?
     /// When asked for (`FidelityCheck.thumbnailSide`).
-    public var thumbnails: Thumbnails?
+    package var thumbnails: Thumbnails?
 
-    public init(original: String?, edit: String?, appleRender: String?, layout: PhotoLayout = .sidecar,
+    package init(original: String?, edit: String?, appleRender: String?, layout: PhotoLayout = .sidecar,
                 status: Status, note: String? = nil) {
         (self.original, self.edit, self.appleRender, self.layout, self.status, self.note)
             = (original, edit, appleRender, layout, status, note)
     }
 
     /// For each unknown tested, the reading with the highest PSNR (the default on a tie); U3 "not testable".
-    public var best: [(unknown: AAEUnknown, name: String)] {
+    package var best: [(unknown: AAEUnknown, name: String)] {
         AAEUnknown.allCases.compactMap { unknown in
             let readings = alternatives.filter { $0.unknown == unknown }
             guard !readings.isEmpty else { return nil }
@@ -155,20 +155,20 @@ public struct FidelityReport: Sendable {
 /// Renders a photo's edit, and each reading of the unknowns the edit touches, and compares each
 /// with Apple's render of the same edit (docs/spec/aae-format.md §9), in sRGB; and renders the
 /// photo with the edit's geometry only, to measure what the colour steps gain.
-public struct FidelityCheck: Sendable {
+package struct FidelityCheck: Sendable {
     /// Limits for reading the files; its `assumptions` are the default readings.
-    public var editSource: EditSource
-    public var planner: RenderPlanner
+    package var editSource: EditSource
+    package var planner: RenderPlanner
     /// Its colour options are used as given, except that unsupported adjustments are always left
     /// out (and reported as not replayed): a check measures what can be rendered.
-    public var renderer: Renderer
-    public var correlation: PhaseCorrelation
+    package var renderer: Renderer
+    package var correlation: PhaseCorrelation
     /// Make `FidelityReport.thumbnails`, this long on the longer side at most; nil: none.
-    public var thumbnailSide: Int?
+    package var thumbnailSide: Int?
     /// How much the difference thumbnail amplifies |ours − Apple's|.
-    public var differenceGain: Int
+    package var differenceGain: Int
 
-    public init(editSource: EditSource = EditSource(), planner: RenderPlanner = RenderPlanner(),
+    package init(editSource: EditSource = EditSource(), planner: RenderPlanner = RenderPlanner(),
                 renderer: Renderer = Renderer(), correlation: PhaseCorrelation = PhaseCorrelation(),
                 thumbnailSide: Int? = nil, differenceGain: Int = 4) {
         var renderer = renderer
@@ -178,7 +178,7 @@ public struct FidelityCheck: Sendable {
     }
 
     /// Checks one photo; every failure is in the report, none is thrown.
-    public func check(_ found: FoundPhoto) -> FidelityReport {
+    package func check(_ found: FoundPhoto) -> FidelityReport {
         var report = FidelityReport(original: found.original, edit: found.edit, appleRender: found.appleRender,
                                     layout: found.layout, status: .failed, note: found.note)
         if let failure = found.failure { report.error = failure; return report }
@@ -300,7 +300,7 @@ public struct FidelityCheck: Sendable {
             let orientation = document.metadata.orientation
             if orientation > 1, orientation != (photo.fileOrientation ?? 1) { adjustments.append("metadata.orientation \(orientation)") }
         }
-        var notReplayed = photo.edit.chain.steps.filter { $0.support() == .unsupported }.map(\.filterName)
+        var notReplayed = photo.edit.chain.steps.filter { $0.support == .unsupported }.map(\.filterName)
         if photo.edit.chain.photosCrop?.hasPerspective == true { notReplayed.append("perspective (pitch, yaw)") }
         notReplayed += photo.edit.notes
         return (adjustments, notReplayed)

@@ -1,18 +1,18 @@
 /// The figures of a whole `adjust fidelity` run: how many photos were compared, the mean PSNR
 /// of adjust's renders and of the unedited photos against Apple's renders, the mean gain and
 /// the lowest grey correlation.
-public struct FidelitySummary: Equatable, Sendable {
+package struct FidelitySummary: Equatable, Sendable {
     /// Photos with status `ok`.
-    public var compared = 0
+    package var compared = 0
     /// Means over the compared photos that have the figure and where it is finite (a render
     /// identical to Apple's has an infinite PSNR and is left out of the mean); nil when none has it.
-    public var meanPSNR: Double?
-    public var meanUneditedPSNR: Double?
-    public var meanGain: Double?
+    package var meanPSNR: Double?
+    package var meanUneditedPSNR: Double?
+    package var meanGain: Double?
     /// The lowest NCC of any compared photo; nil when none has one (every size differed).
-    public var minNCC: Double?
+    package var minNCC: Double?
 
-    public init(_ reports: [FidelityReport]) {
+    package init(_ reports: [FidelityReport]) {
         let compared = reports.filter { $0.status == .compared }
         self.compared = compared.count
         func mean(_ values: [Double?]) -> Double? {

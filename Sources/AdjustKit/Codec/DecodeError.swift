@@ -1,5 +1,5 @@
 /// Why a JPEG could not be read. Messages are one line, without the file name.
-public enum DecodeError: Error, Equatable, CustomStringConvertible {
+package enum DecodeError: Error, Equatable, CustomStringConvertible {
     case notAJPEG
     case corrupt(String)
     case tooLarge(PixelSize, maxSide: Int, maxPixels: Int)
@@ -7,7 +7,7 @@ public enum DecodeError: Error, Equatable, CustomStringConvertible {
     case unsupportedScale(DecodeScale)
 
     /// One line, without the file name.
-    public var description: String {
+    package var description: String {
         switch self {
         case .notAJPEG: return "not a JPEG file"
         case .corrupt(let message): return "corrupt or truncated JPEG: \(message)"

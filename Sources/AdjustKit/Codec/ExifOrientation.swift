@@ -2,12 +2,12 @@ import CExif
 import XMPParse
 
 /// Reads EXIF Orientation (tag 0x0112) from IFD0 with libexif, and nothing else.
-public enum ExifOrientation {
+package enum ExifOrientation {
     /// The raw value (any number, validated by the planner), or nil when the JPEG has no EXIF
     /// segment or no IFD0 orientation. EXIF that libexif cannot make sense of counts as absent: a
     /// lying EXIF block must not stop a render. An orientation entry of the wrong type or size
     /// is reported in `warning`.
-    public static func read(inJPEG jpeg: [UInt8]) -> (value: Int?, warning: String?) {
+    package static func read(inJPEG jpeg: [UInt8]) -> (value: Int?, warning: String?) {
         guard let payload = try? JPEGSegments.exifPayload(in: jpeg), !payload.isEmpty else { return (nil, nil) }
         guard let data = exif_data_new() else { return (nil, nil) }
         defer { exif_data_unref(data) }
@@ -25,5 +25,5 @@ public enum ExifOrientation {
     }
 
     /// The orientation value alone (see `read(inJPEG:)`).
-    public static func value(inJPEG jpeg: [UInt8]) -> Int? { read(inJPEG: jpeg).value }
+    package static func value(inJPEG jpeg: [UInt8]) -> Int? { read(inJPEG: jpeg).value }
 }

@@ -2,7 +2,7 @@ import CHeifLoader
 import Dispatch
 
 /// Why a HEIC/HEIF file could not be read. Messages are one line, without the file name.
-public enum HEICError: Error, Equatable, CustomStringConvertible {
+package enum HEICError: Error, Equatable, CustomStringConvertible {
     /// libheif refused the container (truncated, malformed boxes, no primary image, …).
     case malformed(String)
     case tooLarge(PixelSize, maxSide: Int, maxPixels: Int)
@@ -16,7 +16,7 @@ public enum HEICError: Error, Equatable, CustomStringConvertible {
     /// iPhone HEICs (gain maps, portrait auxiliary images) need 1.19 (aae-format.md §8).
     case libraryTooOld(found: LibheifVersion, message: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .malformed(let message): return "corrupt or truncated HEIF: \(message)"
         case let .tooLarge(size, maxSide, maxPixels):
@@ -31,7 +31,7 @@ public enum HEICError: Error, Equatable, CustomStringConvertible {
     }
 
     /// True when the fault is in the machine (no libheif, or one too old), not in the file.
-    public var isMissingSupport: Bool {
+    package var isMissingSupport: Bool {
         switch self {
         case .libraryMissing, .libraryTooOld: return true
         default: return false
@@ -40,29 +40,29 @@ public enum HEICError: Error, Equatable, CustomStringConvertible {
 }
 
 /// What a HEIC's primary image says, read without decoding pixels.
-public struct HEICHeader: Equatable, Sendable {
+package struct HEICHeader: Equatable, Sendable {
     /// Width × height of the stored frame (`ispe`: before `irot`/`imir`), in pixels.
-    public var size: PixelSize
+    package var size: PixelSize
     /// The primary item's `irot`/`imir` (and `clap`) properties.
-    public var transforms: HEIFTransformProperties
+    package var transforms: HEIFTransformProperties
     /// EXIF, XMP and ICC profile, as stored.
-    public var metadata: HEICMetadata
+    package var metadata: HEICMetadata
     /// Kinds of the auxiliary images attached to the primary image (depth, matte, HDR gain map,
     /// alpha, or the auxC URN), none of which is used.
-    public var auxiliaryImages: [String]
+    package var auxiliaryImages: [String]
     /// The grid the primary image is stored in, as libheif's tile API reports it; nil when the
     /// libheif loaded has no tile API (then a render decodes the image whole).
-    public var tiling: HEICTiling? = nil
+    package var tiling: HEICTiling? = nil
     /// The normative orientation: `irot`/`imir` composed into EXIF 1–8.
-    public var orientation: Int { transforms.exifOrientation }
+    package var orientation: Int { transforms.exifOrientation }
 
     /// Remarks for the caller, one line each: an EXIF orientation the properties overrule, a
     /// clean aperture not applied, auxiliary images not used.
-    public var notes: [String] { notes(usingDepth: false) }
+    package var notes: [String] { notes(usingDepth: false) }
 
     /// `notes`, for an edit that uses the depth image (a portrait's `DepthEffect`) when
     /// `usingDepth`: the depth image is then not among those named as not used.
-    public func notes(usingDepth: Bool) -> [String] {
+    package func notes(usingDepth: Bool) -> [String] {
         var notes: [String] = []
         if let exif = metadata.exifOrientation, exif != orientation {
             notes.append("EXIF orientation \(exif) disagrees with the HEIF irot/imir properties (orientation "
@@ -105,25 +105,25 @@ struct RGB8Rows {
 /// tile API a render decodes only the grid tiles its region overlaps, tile row by tile row
 /// (`openTiles`, `HEICTileRows`); without it, the whole image (`withDecodedRows`). There is no
 /// reduced (downscaled) decode.
-public struct HEICDecoder: Sendable {
+package struct HEICDecoder: Sendable {
     /// Checked against the handle's stored size before any pixel is decoded.
-    public var maxSide: Int
+    package var maxSide: Int
     /// Largest width × height accepted, checked the same way.
-    public var maxPixels: Int
+    package var maxPixels: Int
     /// Threads libheif decodes grid tiles on; nil keeps libheif's default.
-    public var decodingThreads: Int?
+    package var decodingThreads: Int?
 
     /// Largest EXIF, XMP or ICC block read (larger ones are skipped with a note).
     static let maxMetadataBytes = 16 << 20
 
-    public init(maxSide: Int = 16_384, maxPixels: Int = 100_000_000, decodingThreads: Int? = nil) {
+    package init(maxSide: Int = 16_384, maxPixels: Int = 100_000_000, decodingThreads: Int? = nil) {
         (self.maxSide, self.maxPixels, self.decodingThreads) = (maxSide, maxPixels, decodingThreads)
     }
 
     /// True when `bytes` start with an ISO BMFF `ftyp` box whose major or compatible brands name
     /// a HEIF image (`heic`, `heix`, `heim`, `heis`, `hevc`, `hevx`, `mif1`, `msf1`): chosen by
     /// content, never by the file's extension.
-    public static func isHEIF(_ bytes: [UInt8]) -> Bool {
+    package static func isHEIF(_ bytes: [UInt8]) -> Bool {
         guard bytes.count >= 16, Array(bytes[4..<8]) == Array("ftyp".utf8) else { return false }
         let size = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
         let end = min(bytes.count, max(16, size))
@@ -135,7 +135,7 @@ public struct HEICDecoder: Sendable {
     }
 
     /// Reads the container and the primary image's handle (no pixels) and checks the size limits.
-    public func header(of bytes: [UInt8]) throws(HEICError) -> HEICHeader {
+    package func header(of bytes: [UInt8]) throws(HEICError) -> HEICHeader {
         let file = try HEIFFile(bytes, maxSide: maxSide)
         return try header(of: file, bytes: bytes)
     }
@@ -159,7 +159,7 @@ public struct HEICDecoder: Sendable {
     }
 
     /// Decodes the primary image in its stored frame to 8-bit RGB.
-    public func decode(_ bytes: [UInt8]) throws(HEICError) -> RGB8Image {
+    package func decode(_ bytes: [UInt8]) throws(HEICError) -> RGB8Image {
         try withDecodedRows(bytes) { rows, _ in rows.copied() }
     }
 
@@ -372,9 +372,9 @@ final class HEICTileSource {
 /// A HEIC's depth or disparity auxiliary image (aae-format.md §8; modern-adjustments.md §12): one
 /// grey plane, 0…1, rows from the top, covering the whole stored image at its own (lower)
 /// resolution. For Apple's portraits it is disparity: lighter is nearer.
-public struct DepthMap: Equatable, Sendable {
-    public var size: PixelSize
-    public var values: [Float]
+package struct DepthMap: Equatable, Sendable {
+    package var size: PixelSize
+    package var values: [Float]
 
     /// The value at (u, v) ∈ [0, 1]² of the stored image (bilinear, edges clamped).
     @inline(__always)

@@ -3,17 +3,17 @@ import CHeifLoader
 /// A HEIC's EXIF, XMP and ICC profile, and the same blocks laid out as a JPEG header, so that the
 /// code written for a JPEG original's metadata — `ExifOrientation`, the embedded-edit search of
 /// `EditSource`, `MetadataCarryOver` — reads them unchanged.
-public struct HEICMetadata: Equatable, Sendable {
+package struct HEICMetadata: Equatable, Sendable {
     /// The EXIF block in JPEG APP1 form: `Exif\0\0` then the TIFF header and its IFDs. (In the
     /// HEIF `Exif` item it follows a 4-byte offset to the TIFF header, which is dropped.)
-    public var exif: [UInt8]?
+    package var exif: [UInt8]?
     /// The XMP packet (the `mime` item of type `application/rdf+xml`).
-    public var xmp: [UInt8]?
+    package var xmp: [UInt8]?
     /// The ICC profile (`colr` of type `prof`/`rICC`), as stored: iPhones write Display P3, kept
     /// as it is with the pixel values left alone.
-    public var iccProfile: [UInt8]?
+    package var iccProfile: [UInt8]?
     /// Blocks that could not be read or do not fit a JPEG header, one line each.
-    public var notes: [String] = []
+    package var notes: [String] = []
 
     private static let exifSignature = Array("Exif\0\0".utf8)
     private static let xmpSignature = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
@@ -21,7 +21,7 @@ public struct HEICMetadata: Equatable, Sendable {
     /// ICC bytes per APP2 chunk: a segment's 65 533 bytes less the 14-byte chunk header.
     private static let iccChunkBytes = 65_519
 
-    public init(exif: [UInt8]? = nil, xmp: [UInt8]? = nil, iccProfile: [UInt8]? = nil) {
+    package init(exif: [UInt8]? = nil, xmp: [UInt8]? = nil, iccProfile: [UInt8]? = nil) {
         (self.exif, self.xmp, self.iccProfile) = (exif, xmp, iccProfile)
     }
 
@@ -83,7 +83,7 @@ public struct HEICMetadata: Equatable, Sendable {
     /// SOI, an APP1 `Exif`, an APP1 XMP, the ICC profile's APP2 chunks, EOI: what a JPEG written
     /// from this HEIC would carry. A block too large for one JPEG segment is left out (and named
     /// in `headerNotes`).
-    public var jpegHeader: [UInt8] {
+    package var jpegHeader: [UInt8] {
         var header: [UInt8] = [0xFF, 0xD8]
         if let exif, exif.count <= JPEGHeaderSegments.maxPayload {
             header += JPEGHeaderSegments.segment(marker: 0xE1, payload: exif)
@@ -106,7 +106,7 @@ public struct HEICMetadata: Equatable, Sendable {
     }
 
     /// What `jpegHeader` had to leave out, one line each (with `notes`).
-    public var headerNotes: [String] {
+    package var headerNotes: [String] {
         var lines = notes
         if let exif, exif.count > JPEGHeaderSegments.maxPayload {
             lines.append("HEIF EXIF block is \(exif.count) bytes, over one JPEG segment; not carried")
@@ -121,5 +121,5 @@ public struct HEICMetadata: Equatable, Sendable {
     }
 
     /// The EXIF Orientation tag's value, informative in a HEIC; nil without one.
-    public var exifOrientation: Int? { ExifOrientation.read(inJPEG: jpegHeader).value }
+    package var exifOrientation: Int? { ExifOrientation.read(inJPEG: jpegHeader).value }
 }

@@ -6,22 +6,22 @@ import Foundation
 /// applied), as libheif 1.19's tile API reports it: an iPhone's 12 MP photo is 8 × 6 tiles of
 /// 512 × 512 HEVC, the last column and row cut by the image's size. An image that is no grid is
 /// one tile, the whole image.
-public struct HEICTiling: Equatable, Sendable {
-    public var columns: Int
-    public var rows: Int
-    public var tileSize: PixelSize
+package struct HEICTiling: Equatable, Sendable {
+    package var columns: Int
+    package var rows: Int
+    package var tileSize: PixelSize
     /// The grid's output size (`ispe`).
-    public var imageSize: PixelSize
+    package var imageSize: PixelSize
 
-    public init(columns: Int, rows: Int, tileSize: PixelSize, imageSize: PixelSize) {
+    package init(columns: Int, rows: Int, tileSize: PixelSize, imageSize: PixelSize) {
         (self.columns, self.rows, self.tileSize, self.imageSize) = (columns, rows, tileSize, imageSize)
     }
 
     /// Tiles in the grid.
-    public var count: Int { columns * rows }
+    package var count: Int { columns * rows }
 
     /// The tile columns and rows `region` (in the stored frame) overlaps; empty for an empty region.
-    public func tiles(touching region: PixelRect) -> (columns: Range<Int>, rows: Range<Int>) {
+    package func tiles(touching region: PixelRect) -> (columns: Range<Int>, rows: Range<Int>) {
         guard region.width > 0, region.height > 0 else { return (0..<0, 0..<0) }
         let x0 = max(0, region.x), y0 = max(0, region.y)
         let x1 = min(imageSize.width, region.x + region.width), y1 = min(imageSize.height, region.y + region.height)
@@ -30,7 +30,7 @@ public struct HEICTiling: Equatable, Sendable {
     }
 
     /// How many tiles decoding `region` takes.
-    public func tileCount(touching region: PixelRect) -> Int {
+    package func tileCount(touching region: PixelRect) -> Int {
         let (columns, rows) = tiles(touching: region)
         return columns.count * rows.count
     }
@@ -58,7 +58,7 @@ public struct HEICTiling: Equatable, Sendable {
 
     /// What `adjust inspect` says about decoding `region` of an image with this grid (nil: the
     /// libheif loaded has no tile API, and decodes the image whole).
-    public static func decodeSummary(_ tiling: HEICTiling?, region: PixelRect, libheif: LibheifVersion?) -> String {
+    package static func decodeSummary(_ tiling: HEICTiling?, region: PixelRect, libheif: LibheifVersion?) -> String {
         let version = libheif.map { "libheif \($0)" } ?? "libheif"
         guard let tiling else { return "whole image (\(version) without the tile API)" }
         return "\(tiling.tileCount(touching: region)) of \(tiling.count) tile\(tiling.count == 1 ? "" : "s") (\(version) tile API)"

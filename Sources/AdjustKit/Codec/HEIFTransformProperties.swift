@@ -10,10 +10,10 @@
 /// box it is in, and anything malformed yields "no transformation" rather than a trap (libheif has
 /// already accepted the file by the time this runs; the fuzz harness FuzzHEIFHeader feeds it
 /// arbitrary bytes too).
-public struct HEIFTransformProperties: Equatable, Sendable {
+package struct HEIFTransformProperties: Equatable, Sendable {
     /// One transformative property, in the order the item's `ipma` entry lists them (HEIF
     /// applies them in that order).
-    public enum Step: Equatable, Sendable {
+    package enum Step: Equatable, Sendable {
         /// `irot`: this many anti-clockwise quarter turns (0…3).
         case rotateAnticlockwise(quarterTurns: Int)
         /// `imir` with its bit 1: left and right exchanged.
@@ -23,12 +23,12 @@ public struct HEIFTransformProperties: Equatable, Sendable {
     }
 
     /// `irot`/`imir`, in application order.
-    public var steps: [Step] = []
+    package var steps: [Step] = []
     /// The item has a `clap` (clean aperture) property; it is not applied (the stored frame is
     /// the whole decoded image).
-    public var hasCleanAperture = false
+    package var hasCleanAperture = false
 
-    public init(steps: [Step] = [], hasCleanAperture: Bool = false) {
+    package init(steps: [Step] = [], hasCleanAperture: Bool = false) {
         (self.steps, self.hasCleanAperture) = (steps, hasCleanAperture)
     }
 
@@ -42,7 +42,7 @@ public struct HEIFTransformProperties: Equatable, Sendable {
     /// listed first apply first: M = M_last · … · M_first. The product is one of the eight
     /// matrices below, whose EXIF value it is (so irot 1 = 8, irot 2 = 3, irot 3 = 6; imir mode 1
     /// (left↔right) = 2, imir mode 0 (top↔bottom) = 4; irot 3 then left↔right = 5, …).
-    public var exifOrientation: Int {
+    package var exifOrientation: Int {
         var m = Matrix.identity
         for step in steps { m = step.matrix * m }
         return Matrix.exif.firstIndex(of: m).map { $0 + 1 } ?? 1
@@ -72,7 +72,7 @@ public struct HEIFTransformProperties: Equatable, Sendable {
 
     /// The transformative properties of item `itemID` in the HEIF file `bytes`; empty when the
     /// file has none, or when its `meta`/`iprp` boxes cannot be walked.
-    public static func read(in bytes: [UInt8], itemID: UInt32) -> HEIFTransformProperties {
+    package static func read(in bytes: [UInt8], itemID: UInt32) -> HEIFTransformProperties {
         bytes.withUnsafeBufferPointer { buffer in
             let file = BoxReader(buffer, buffer.startIndex..<buffer.endIndex)
             guard let meta = file.child("meta"), meta.payload.count >= 4 else { return HEIFTransformProperties() }

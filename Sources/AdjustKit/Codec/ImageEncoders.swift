@@ -3,7 +3,10 @@ import CTurboJPEG
 
 /// Output file formats.
 public enum ImageFormat: String, CaseIterable, Sendable {
-    case jpeg, png
+    /// Baseline JPEG (`.jpg`).
+    case jpeg
+    /// PNG, 8 bits per channel, RGB or RGBA (`.png`).
+    case png
 
     /// The format a file name's extension asks for, if any.
     public init?(pathExtension: String) {
@@ -25,12 +28,12 @@ public struct EncodeError: Error, Equatable, CustomStringConvertible {
 }
 
 /// Encodes `RGBA8Image`s as baseline JPEG with libjpeg-turbo's TurboJPEG API.
-public enum JPEGEncoder {
+package enum JPEGEncoder {
     /// Baseline JPEG, 4:2:0 below quality 90 and 4:4:4 from 90 (where chroma loss starts to
     /// show, as libvips and ImageMagick also decide). JPEG has no alpha: partially transparent
     /// pixels are composited over black in the working space `space`, as Core Image's opaque
     /// export does (geometry.md §1).
-    public static func encode(_ image: RGBA8Image, quality: Int, compositingIn space: WorkingSpace = .linear) throws(EncodeError) -> [UInt8] {
+    package static func encode(_ image: RGBA8Image, quality: Int, compositingIn space: WorkingSpace = .linear) throws(EncodeError) -> [UInt8] {
         let count = image.size.pixelCount
         var rgb = [UInt8](repeating: 0, count: count * 3)
         image.pixels.withUnsafeBufferPointer { src in
@@ -86,9 +89,9 @@ extension Rendering {
 }
 
 /// PNG through libpng's simplified API, which reports errors by return value (no setjmp here).
-public enum PNGCodec {
+package enum PNGCodec {
     /// RGB when every pixel is opaque, else RGBA (not premultiplied).
-    public static func encode(_ image: RGBA8Image) throws(EncodeError) -> [UInt8] {
+    package static func encode(_ image: RGBA8Image) throws(EncodeError) -> [UInt8] {
         let opaque = image.isOpaque
         var pixels = image.pixels
         if opaque {
@@ -134,7 +137,7 @@ public enum PNGCodec {
     }
 
     /// Any PNG, converted to 8-bit RGBA.
-    public static func decode(_ data: [UInt8]) throws(EncodeError) -> RGBA8Image {
+    package static func decode(_ data: [UInt8]) throws(EncodeError) -> RGBA8Image {
         var info = png_image()
         info.version = UInt32(PNG_IMAGE_VERSION)
         defer { png_image_free(&info) }

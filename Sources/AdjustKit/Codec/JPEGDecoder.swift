@@ -2,13 +2,13 @@ import Foundation
 import CTurboJPEG
 
 /// What a JPEG's header says, read without decoding pixels.
-public struct JPEGHeader: Equatable, Sendable {
+package struct JPEGHeader: Equatable, Sendable {
     /// Width × height as stored, before EXIF orientation, in pixels.
-    public var size: PixelSize
+    package var size: PixelSize
     /// What reading the header let through, one line each: harmless libjpeg warnings (stray
     /// bytes between header segments, an unknown JFIF revision), damage tolerated by
     /// `tolerateWarnings`, a CMYK file's colour caveat. Empty for most files.
-    public var warnings: [String] = []
+    package var warnings: [String] = []
 }
 
 /// Decodes JPEGs with libjpeg-turbo, at full size or a DCT scale n/8, always to RGB.
@@ -19,20 +19,20 @@ public struct JPEGHeader: Equatable, Sendable {
 /// (stray bytes between header segments, an unknown JFIF revision) are reported and never stop
 /// a decode; damaged or missing image data fails it unless `tolerateWarnings`. So the one
 /// classification covers both paths, header reading included.
-public struct JPEGDecoder: Sendable {
+package struct JPEGDecoder: Sendable {
     /// Checked against the header before any pixel buffer is allocated.
-    public var maxSide: Int
+    package var maxSide: Int
     /// Largest width × height accepted, also checked against the header before allocating.
-    public var maxPixels: Int
+    package var maxPixels: Int
     /// Warnings that mean damaged or missing image data (premature end of data or file, bad
     /// Huffman code, lost restart markers, …) fail the decode unless this is set; harmless
     /// warnings never do.
-    public var tolerateWarnings: Bool
+    package var tolerateWarnings: Bool
     /// libjpeg-turbo stops progressive files after 500 scans (a CPU bomb otherwise) unless this is set.
-    public var allowManyScans: Bool
+    package var allowManyScans: Bool
 
     /// Defaults: 16 384 px a side, 100 MP, warnings refused, libjpeg-turbo's 500-scan cap kept.
-    public init(maxSide: Int = 16_384, maxPixels: Int = 100_000_000, tolerateWarnings: Bool = false,
+    package init(maxSide: Int = 16_384, maxPixels: Int = 100_000_000, tolerateWarnings: Bool = false,
                 allowManyScans: Bool = false) {
         (self.maxSide, self.maxPixels) = (maxSide, maxPixels)
         (self.tolerateWarnings, self.allowManyScans) = (tolerateWarnings, allowManyScans)
@@ -40,19 +40,19 @@ public struct JPEGDecoder: Sendable {
 
     /// Reads the header only (no pixels) and checks the size limits. `warnings` says what the
     /// header let through; damage found there is refused unless `tolerateWarnings`.
-    public func header(of jpeg: [UInt8]) throws(DecodeError) -> JPEGHeader {
+    package func header(of jpeg: [UInt8]) throws(DecodeError) -> JPEGHeader {
         try withDecompressor { handle throws(DecodeError) in try readHeader(jpeg, handle).header }
     }
 
     /// Decodes at `scale`; the result is ⌈W·s⌉ × ⌈H·s⌉ RGB pixels (grayscale is expanded, CMYK
     /// converted).
-    public func decode(_ jpeg: [UInt8], scale: DecodeScale = .full) throws(DecodeError) -> RGB8Image {
+    package func decode(_ jpeg: [UInt8], scale: DecodeScale = .full) throws(DecodeError) -> RGB8Image {
         try decodeReportingWarnings(jpeg, scale: scale).image
     }
 
     /// As `decode`, with what the decode let through, one line each: the header's warnings (as
     /// `header(of:).warnings`) and damage tolerated below it.
-    public func decodeReportingWarnings(_ jpeg: [UInt8], scale: DecodeScale = .full) throws(DecodeError)
+    package func decodeReportingWarnings(_ jpeg: [UInt8], scale: DecodeScale = .full) throws(DecodeError)
         -> (image: RGB8Image, warnings: [String]) {
         try withDecompressor { handle throws(DecodeError) in
             let (header, plain) = try readHeader(jpeg, handle)
@@ -83,7 +83,7 @@ public struct JPEGDecoder: Sendable {
     }
 
     /// The scales this libjpeg-turbo build can decode at.
-    public static let supportedScales: Set<DecodeScale> = {
+    package static let supportedScales: Set<DecodeScale> = {
         var count: Int32 = 0
         guard let factors = tjGetScalingFactors(&count) else { return [.full] }
         return Set((0..<Int(count)).compactMap { i -> DecodeScale? in

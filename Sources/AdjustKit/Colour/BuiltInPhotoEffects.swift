@@ -6,12 +6,12 @@
 /// per effect (cached in a `static let`), and the renderer applies the cube like a user's `.cube`.
 /// Every function keeps its output in [0, 1] and is non-decreasing along the grey axis, so tones
 /// never invert; the B&W ones give r == g == b. A user-supplied `.cube` replaces any of them.
-public enum BuiltInPhotoEffects {
+package enum BuiltInPhotoEffects {
     /// Grid points per axis of the built-in tables (N − 1 = 32, so grid coordinates are exact).
     static let gridSize = 33
 
     /// A documented approximation of `effect` as a 33³ cube, built procedurally once and cached.
-    public static func cube(for effect: PhotoEffect) -> ColourCube {
+    package static func cube(for effect: PhotoEffect) -> ColourCube {
         switch effect {
         case .chrome: return chromeCube
         case .fade: return fadeCube
@@ -25,7 +25,7 @@ public enum BuiltInPhotoEffects {
     }
 
     /// One line, for `adjust inspect` and the README: what the approximation does.
-    public static func summary(of effect: PhotoEffect) -> String {
+    package static func summary(of effect: PhotoEffect) -> String {
         switch effect {
         case .chrome:
             return "approximation: saturation raised up to ×1.3 (most for dull colours) and an S-curve for more contrast"

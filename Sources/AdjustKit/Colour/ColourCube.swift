@@ -1,8 +1,8 @@
 /// Why a `.cube` file (or a table handed to `ColourCube.init`) was refused. `description` is one
 /// line without the file name, e.g. "line 7: expected 3 numbers, got 2".
-public struct CubeError: Error, Equatable, CustomStringConvertible {
+package struct CubeError: Error, Equatable, CustomStringConvertible {
     /// One line, without the file name.
-    public var description: String
+    package var description: String
 
     init(_ description: String) {
         self.description = description
@@ -13,18 +13,18 @@ public struct CubeError: Error, Equatable, CustomStringConvertible {
 ///
 /// The table samples the unit cube on an N×N×N grid, grid point i on an axis standing for the
 /// input value i/(N−1). `apply` clamps its input to [0, 1] and interpolates trilinearly.
-public struct ColourCube: Equatable, Sendable {
+package struct ColourCube: Equatable, Sendable {
     /// N, the number of grid points along each axis (2…256).
-    public let size: Int
+    package let size: Int
     /// N·N·N·3 entries; the output (r, g, b) for grid point (r, g, b) starts at
     /// ((b·N + g)·N + r)·3 — red fastest, as in `.cube` files.
-    public let values: [Float]
+    package let values: [Float]
 
     /// The sizes a table may have, here and in `LUT_3D_SIZE`.
     static let sizeRange = 2...256
 
     /// Checks that `values` holds exactly `size`³·3 finite numbers.
-    public init(size: Int, values: [Float]) throws(CubeError) {
+    package init(size: Int, values: [Float]) throws(CubeError) {
         guard Self.sizeRange.contains(size) else {
             throw CubeError("cube size \(size) is outside 2…256")
         }
@@ -45,7 +45,7 @@ public struct ColourCube: Equatable, Sendable {
     }
 
     /// The table that maps every colour to itself (up to interpolation rounding).
-    public static func identity(size: Int) -> ColourCube {
+    package static func identity(size: Int) -> ColourCube {
         sampling(size: size) { ($0, $1, $2) }
     }
 
@@ -71,7 +71,7 @@ public struct ColourCube: Equatable, Sendable {
     /// eight surrounding grid points. Runs per pixel: no allocation, no bounds checks. Exact at grid
     /// points whose coordinate times N−1 is exactly an integer (each blend is a·(1−f) + b·f).
     @inlinable @inline(__always)
-    public func apply(_ r: Float, _ g: Float, _ b: Float) -> (Float, Float, Float) {
+    package func apply(_ r: Float, _ g: Float, _ b: Float) -> (Float, Float, Float) {
         let n = size
         let scale = Float(n - 1)
         // `x > 0 ? … : 0` also sends NaN to 0, so the index conversions below cannot trap.

@@ -82,20 +82,6 @@ struct RegionWork {
     var warnings: [String]
 }
 
-extension RegionKernel {
-    /// Runs the whole work on `image`, in place; returns its remarks.
-    func apply(to image: inout RGBFloatImage, space: WorkingSpace) -> [String] {
-        let work = work(imageSize: image.size)
-        let size = image.size
-        image.pixels.withUnsafeMutableBufferPointer { buffer in
-            let base = buffer.baseAddress!
-            let pixels = StoredPixels(size: size, columnOffset: 0) { base + $0 * size.width * 3 }
-            for piece in work.pieces { piece.apply(pixels, space) }
-        }
-        return work.warnings
-    }
-}
-
 /// A per-pixel colour operation that depends on the pixel's place in the output (before
 /// orientation): unpremultiplied working-space RGB, with the pixel's centre (x, y) from the
 /// top-left in units where the whole output is width × height — pixels of whatever raster is

@@ -1,19 +1,19 @@
 /// How colour filters are rendered.
-public struct ColourOptions: Sendable {
+package struct ColourOptions: Sendable {
     /// Where the colour filters and the resampling compute: linear light (default) or sRGB-encoded values.
-    public var workingSpace: WorkingSpace
+    package var workingSpace: WorkingSpace
     /// Exact tables supplied by the user; effects without one use `BuiltInPhotoEffects`.
-    public var effectCubes: [PhotoEffect: ColourCube]
+    package var effectCubes: [PhotoEffect: ColourCube]
     /// Exact tables for the modern filters (`3DVivid`, …); the others use `ModernPhotoEffects`.
-    public var modernEffectCubes: [ModernPhotoEffect: ColourCube]
+    package var modernEffectCubes: [ModernPhotoEffect: ColourCube]
     /// Render past `aas:Filters` names this version does not know (with a warning) instead of failing.
-    public var skipUnknownFilters: Bool
+    package var skipUnknownFilters: Bool
     /// The photo's depth or disparity image, for a portrait's `DepthEffect`; set by the renderer
     /// from a HEIC that has one (nil otherwise: the effect is then left out, with a warning).
-    public var depthMap: DepthMap?
+    package var depthMap: DepthMap?
 
     /// Defaults: linear working space, built-in effect approximations, unknown filters refused.
-    public init(workingSpace: WorkingSpace = .linear, effectCubes: [PhotoEffect: ColourCube] = [:],
+    package init(workingSpace: WorkingSpace = .linear, effectCubes: [PhotoEffect: ColourCube] = [:],
                 modernEffectCubes: [ModernPhotoEffect: ColourCube] = [:], skipUnknownFilters: Bool = false) {
         (self.workingSpace, self.effectCubes, self.skipUnknownFilters) = (workingSpace, effectCubes, skipUnknownFilters)
         self.modernEffectCubes = modernEffectCubes

@@ -29,6 +29,8 @@ struct ColourProgram: Sendable {
         var region: [any RegionKernel] = [], stored: [any PixelKernel] = [], output: [any PixelKernel] = []
         var positional: [any PositionalKernel] = [], tail: [StoredStep] = [], stages: [NeighbourhoodStep] = []
         var approximations: [String] = [], skipped: [String] = [], unsupported: [String] = []
+        // Every step that is not geometry is a ColourFilter: a filter must conform to ColourFilter or
+        // GeometryFilter to compile (`EditFilter.renderedBy`), so none is skipped here.
         for case let filter as any ColourFilter in chain.filters {
             let stage: ColourStage
             do { stage = try filter.colourStage(options: options) } catch RenderError.unsupportedAdjustments(let names) {
@@ -57,34 +59,6 @@ struct ColourProgram: Sendable {
         (self.approximations, self.skipped) = (approximations, skipped)
     }
 
-    /// The region kernels, then the stored-frame kernels, in place.
-    func applyToStoredFrame(_ image: inout RGBFloatImage) -> [String] {
-        var warnings: [String] = []
-        for kernel in storedRegion { warnings += kernel.apply(to: &image, space: space) }
-        Self.apply(storedFrame, to: &image.pixels, size: image.size, channels: 3)
-        if !storedTail.isEmpty {
-            let size = image.size
-            image.pixels.withUnsafeMutableBufferPointer { buffer in
-                let base = buffer.baseAddress!
-                ParallelRows.forEach(size.height) { y in
-                    applyStoredTail(row: base + y * size.width * 3, count: size.width, x0: 0, y: y, imageSize: size)
-                }
-            }
-        }
-        for stage in neighbourhood {
-            stage.kernel.apply(to: &image)
-            guard !stage.tail.isEmpty else { continue }
-            let size = image.size
-            image.pixels.withUnsafeMutableBufferPointer { buffer in
-                let base = buffer.baseAddress!
-                ParallelRows.forEach(size.height) { y in
-                    Self.apply(stage.tail, row: base + y * size.width * 3, count: size.width, x0: 0, y: y, imageSize: size)
-                }
-            }
-        }
-        return warnings
-    }
-
     /// `storedTail` on `count` RGB pixels of decoded row `y` from image column `x0` (both renderers
     /// call this, on whatever runs of rows they hold).
     func applyStoredTail(row: UnsafeMutablePointer<Float>, count: Int, x0: Int, y: Int, imageSize: PixelSize) {
@@ -111,26 +85,6 @@ struct ColourProgram: Sendable {
         storedRegion.flatMap { $0.work(imageSize: imageSize).warnings }
     }
 
-    /// The output-frame kernels on unpremultiplied colour, alpha untouched; then the positional ones.
-    func applyToOutputFrame(_ image: inout RGBAFloatImage) {
-        Self.apply(outputFrame, to: &image.pixels, size: image.size, channels: 4)
-        guard !outputPositional.isEmpty else { return }
-        let (width, kernels) = (image.size.width, outputPositional)
-        let (w, h) = (Float(image.size.width), Float(image.size.height))
-        image.pixels.withUnsafeMutableBufferPointer { buffer in
-            let base = buffer.baseAddress!
-            ParallelRows.forEach(image.size.height) { y in
-                var p = base + y * width * 4
-                for x in 0..<width {
-                    if p[3] > 0 {
-                        for kernel in kernels { kernel.apply(&p[0], &p[1], &p[2], x: Float(x) + 0.5, y: Float(y) + 0.5, width: w, height: h) }
-                    }
-                    p += 4
-                }
-            }
-        }
-    }
-
     /// A neighbourhood kernel and the stored-frame steps after it, up to the next one.
     struct NeighbourhoodStep: Sendable {
         let kernel: any NeighbourhoodKernel
@@ -145,21 +99,5 @@ struct ColourProgram: Sendable {
     enum StoredStep: Sendable {
         case pointwise(any PixelKernel)
         case positional(any StoredPositionalKernel)
-    }
-
-    /// Runs `kernels` on every pixel (RGB or RGBA; fully transparent RGBA pixels are skipped).
-    private static func apply(_ kernels: [any PixelKernel], to pixels: inout [Float], size: PixelSize, channels: Int) {
-        guard !kernels.isEmpty else { return }
-        let width = size.width
-        pixels.withUnsafeMutableBufferPointer { buffer in
-            let base = buffer.baseAddress!
-            ParallelRows.forEach(size.height) { y in
-                var p = base + y * width * channels
-                for _ in 0..<width {
-                    if channels == 3 || p[3] > 0 { for kernel in kernels { kernel.apply(&p[0], &p[1], &p[2]) } }
-                    p += channels
-                }
-            }
-        }
     }
 }

@@ -6,7 +6,7 @@ extension ColourCube {
     /// come in any order, each at most once, before the data. Anything else is refused with a
     /// `CubeError`. Numbers are parsed locale-independently (Swift's `Float(_:)`) and must be finite.
     /// Lines may end in LF, CRLF or CR; a leading UTF-8 byte-order mark is skipped.
-    public static func parse(_ text: String) throws(CubeError) -> ColourCube {
+    package static func parse(_ text: String) throws(CubeError) -> ColourCube {
         var text = text
         let result: Result<ColourCube, CubeError> = text.withUTF8 { bytes in
             var parser = CubeParser(bytes: bytes)

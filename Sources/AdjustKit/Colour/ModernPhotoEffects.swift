@@ -2,7 +2,7 @@
 /// `Effect` or `Effect3D` adjustment (docs/spec/aae-format.md §3; docs/spec/modern-adjustments.md
 /// §8). Approximate with the built-in tables (`ModernPhotoEffects`), as exact as the user's `.cube`
 /// with `--effect-lut NAME=FILE`.
-public enum ModernPhotoEffect: String, CaseIterable, Sendable {
+package enum ModernPhotoEffect: String, CaseIterable, Sendable {
     case vivid = "3DVivid", vividWarm = "3DVividWarm", vividCool = "3DVividCool"
     case dramatic = "3DDramatic", dramaticWarm = "3DDramaticWarm", dramaticCool = "3DDramaticCool"
     /// Silvertone in Photos' menu.
@@ -10,7 +10,7 @@ public enum ModernPhotoEffect: String, CaseIterable, Sendable {
     case noir = "3DNoir"
 
     /// The name as Photos writes it (`3DDramaticCool`), any case.
-    public init?(name: String) {
+    package init?(name: String) {
         let lowered = name.lowercased()
         guard let effect = Self.allCases.first(where: { $0.rawValue.lowercased() == lowered }) else { return nil }
         self = effect
@@ -46,14 +46,14 @@ public enum ModernPhotoEffect: String, CaseIterable, Sendable {
 /// - Vivid k 0.30, s 1.30; VividWarm the same with v (+8, +2, −10); VividCool v (−8, 0, +10);
 /// - Dramatic k 0.45, s 0.75; DramaticWarm the same with v (+8, +2, −10);
 /// - Silverplate (Silvertone) k 0.30, s 0 (grey), v (+3, +1, −3); Noir k 0.70, s 0.
-public enum ModernPhotoEffects {
-    public static func cube(for effect: ModernPhotoEffect) -> ColourCube { cubes[effect]! }
+package enum ModernPhotoEffects {
+    package static func cube(for effect: ModernPhotoEffect) -> ColourCube { cubes[effect]! }
 
     private static let cubes: [ModernPhotoEffect: ColourCube] = Dictionary(
         uniqueKeysWithValues: ModernPhotoEffect.allCases.map { ($0, BuiltInPhotoEffects.build(function(for: $0))) })
 
     /// One line: what the approximation does.
-    public static func summary(of effect: ModernPhotoEffect) -> String {
+    package static func summary(of effect: ModernPhotoEffect) -> String {
         switch effect {
         case .dramaticCool: return "fitted: neutral-axis curves and a luma-dependent chroma matrix (modern-adjustments.md §8)"
         case .vivid, .vividWarm, .vividCool: return "unfitted: contrast, saturation ×1.3, a split-tone for Warm/Cool"

@@ -4,18 +4,18 @@ import CLCMS2
 /// both renders to sRGB: the ICC profile embedded in the file (a JPEG's `ICC_PROFILE` APP2
 /// chunks, a HEIC's `colr` profile), or none. An image without one is taken as sRGB, as browsers
 /// and Photos itself take it.
-public struct ColourProfile: Equatable, Sendable {
+package struct ColourProfile: Equatable, Sendable {
     /// The profile's bytes; nil for an untagged image.
-    public var icc: [UInt8]?
+    package var icc: [UInt8]?
 
     /// The profile of an untagged image: sRGB by convention.
-    public static let untagged = ColourProfile(icc: nil)
+    package static let untagged = ColourProfile(icc: nil)
 
-    public init(icc: [UInt8]?) { self.icc = icc.flatMap { $0.isEmpty ? nil : $0 } }
+    package init(icc: [UInt8]?) { self.icc = icc.flatMap { $0.isEmpty ? nil : $0 } }
 
     /// The profile embedded in a JPEG header (any bytes from SOI on; reading stops at SOS), or
     /// `.untagged` when there is none or its chunks are inconsistent (not exactly chunks 1…n of n).
-    public init(jpegHeader: [UInt8]) {
+    package init(jpegHeader: [UInt8]) {
         let signature = Array("ICC_PROFILE\0".utf8)
         let chunks = (JPEGHeaderSegments.walk(jpegHeader) ?? []).filter {
             $0.marker == 0xE2 && $0.payload.count > signature.count + 2 && $0.payload.starts(with: signature)
@@ -32,7 +32,7 @@ public struct ColourProfile: Equatable, Sendable {
 
     /// The profile's description (its `desc` tag, e.g. "Display P3", "sRGB IEC61966-2.1"),
     /// "untagged (sRGB)" without a profile, "unreadable ICC profile" when Little CMS cannot open it.
-    public var description: String {
+    package var description: String {
         guard let icc else { return "untagged (sRGB)" }
         return icc.withUnsafeBytes { bytes -> String in
             guard let profile = cmsOpenProfileFromMem(bytes.baseAddress, cmsUInt32Number(bytes.count)) else {

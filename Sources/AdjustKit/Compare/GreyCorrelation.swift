@@ -4,9 +4,9 @@
 /// Insensitive to colour, brightness and contrast: `adjust fidelity` uses it to tell a geometry
 /// that matches (≥ 0.999 on a crop or flip replayed right) from one that does not, whatever the
 /// colour approximations do.
-public enum GreyCorrelation {
+package enum GreyCorrelation {
     /// nil when the sizes differ, or when either image is a single grey level throughout.
-    public static func ncc(_ a: RGBA8Image, _ b: RGBA8Image) -> Double? {
+    package static func ncc(_ a: RGBA8Image, _ b: RGBA8Image) -> Double? {
         guard a.size == b.size, a.size.pixelCount > 0 else { return nil }
         var sumA = 0.0, sumB = 0.0, sumAA = 0.0, sumBB = 0.0, sumAB = 0.0
         a.pixels.withUnsafeBufferPointer { pa in

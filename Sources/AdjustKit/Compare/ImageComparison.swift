@@ -5,71 +5,71 @@ import Foundation
 ///
 /// Alpha is compared only when either image has a pixel that is not fully opaque; then it counts
 /// in the PSNR like a colour channel and gets its own max and mean. Otherwise only R, G, B count.
-public struct ImageComparison: Equatable, Sendable {
+package struct ImageComparison: Equatable, Sendable {
     /// One channel's figures.
-    public struct Channel: Equatable, Sendable {
+    package struct Channel: Equatable, Sendable {
         /// "R", "G", "B" or "A".
-        public var name: String
+        package var name: String
         /// The largest |a − b| over all pixels, 0…255.
-        public var maxDifference: Int
+        package var maxDifference: Int
         /// The sum of |a − b| over all pixels divided by the pixel count.
-        public var meanDifference: Double
+        package var meanDifference: Double
         /// The sum of |a − b| over all pixels (exact).
-        public var sumDifference: Int
+        package var sumDifference: Int
     }
 
     /// Width × height of both images, in pixels.
-    public var size: PixelSize
+    package var size: PixelSize
     /// Whether alpha was compared (either image is not fully opaque).
-    public var comparesAlpha: Bool
+    package var comparesAlpha: Bool
     /// R, G, B, and A when `comparesAlpha`.
-    public var channels: [Channel]
+    package var channels: [Channel]
     /// Σ(a − b)² over the compared channels of every pixel (exact).
-    public var sumOfSquares: Int
+    package var sumOfSquares: Int
     /// Pixels where any compared channel differs.
-    public var differingPixels: Int
+    package var differingPixels: Int
 
     /// Mean squared error over the compared channels of every pixel.
-    public var meanSquaredError: Double {
+    package var meanSquaredError: Double {
         let count = size.pixelCount * channels.count
         return count > 0 ? Double(sumOfSquares) / Double(count) : 0
     }
 
     /// 10·log10(255² / MSE) in dB; +infinity when the images are identical (MSE 0).
-    public var psnr: Double {
+    package var psnr: Double {
         sumOfSquares == 0 ? .infinity : 10 * log10(255.0 * 255.0 / meanSquaredError)
     }
 
     /// True when every compared channel of every pixel is equal.
-    public var isIdentical: Bool { sumOfSquares == 0 }
+    package var isIdentical: Bool { sumOfSquares == 0 }
 
     /// The largest difference of any compared channel.
-    public var maxDifference: Int { channels.map(\.maxDifference).max() ?? 0 }
+    package var maxDifference: Int { channels.map(\.maxDifference).max() ?? 0 }
 }
 
 /// Why two images cannot be compared.
-public struct ComparisonError: Error, Equatable, CustomStringConvertible {
+package struct ComparisonError: Error, Equatable, CustomStringConvertible {
     /// One line, without the file names.
-    public var description: String
+    package var description: String
     /// An error with the one-line message `description`.
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }
 
 /// An image read for comparison, with the format it was read as.
-public struct ComparedImage: Sendable {
+package struct ComparedImage: Sendable {
     /// The file format the image was decoded from; the raw value is its display name.
-    public enum Format: String, Sendable { case png = "PNG", jpeg = "JPEG", heic = "HEIC" }
+    package enum Format: String, Sendable { case png = "PNG", jpeg = "JPEG", heic = "HEIC" }
     /// The pixels as read: 8-bit RGBA, rows from the top, not premultiplied; a JPEG or HEIC as
     /// stored (no EXIF orientation, no irot/imir), alpha 255.
-    public var image: RGBA8Image
+    package var image: RGBA8Image
     /// The format the file was read as.
-    public var format: Format
+    package var format: Format
 }
 
 /// Reads PNG, JPEG and HEIC files and compares images pixel by pixel (`adjust compare`).
-public enum ImageComparator {
+package enum ImageComparator {
     /// Compares two images of the same size; a different size is an error naming both.
-    public static func compare(_ a: RGBA8Image, _ b: RGBA8Image) throws(ComparisonError) -> ImageComparison {
+    package static func compare(_ a: RGBA8Image, _ b: RGBA8Image) throws(ComparisonError) -> ImageComparison {
         guard a.size == b.size else {
             throw ComparisonError("the images differ in size: \(a.size) and \(b.size)")
         }
@@ -109,7 +109,7 @@ public enum ImageComparator {
 
     /// |a − b| per colour channel, multiplied by `gain` and clamped to 255, with alpha 255
     /// (a difference in alpha alone does not show). The images must have the same size.
-    public static func differenceImage(_ a: RGBA8Image, _ b: RGBA8Image, gain: Int = 8) throws(ComparisonError) -> RGBA8Image {
+    package static func differenceImage(_ a: RGBA8Image, _ b: RGBA8Image, gain: Int = 8) throws(ComparisonError) -> RGBA8Image {
         guard a.size == b.size else {
             throw ComparisonError("the images differ in size: \(a.size) and \(b.size)")
         }
@@ -133,7 +133,7 @@ public enum ImageComparator {
     /// Reads a PNG (any kind, as 8-bit RGBA), a JPEG or a HEIC (decoded as stored: no EXIF
     /// orientation or irot/imir is applied; alpha 255), told apart by their signatures. A HEIC is
     /// decoded with `decoder`'s size limits.
-    public static func load(_ path: String, limit: Int = InputLimits.defaultMaxInputBytes,
+    package static func load(_ path: String, limit: Int = InputLimits.defaultMaxInputBytes,
                             decoder: JPEGDecoder = JPEGDecoder()) throws(FileError) -> ComparedImage {
         let bytes = try InputFile.read(path, limit: limit)
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {

@@ -13,29 +13,29 @@ import Foundation
 ///
 /// Hand-written because no library in the allowed set does a 2-D FFT; the sizes are at most
 /// 512 × 512, where a plain radix-2 transform takes milliseconds.
-public struct PhaseCorrelation: Sendable {
+package struct PhaseCorrelation: Sendable {
     /// The displacement found, in pixels of the full-resolution images.
-    public struct Shift: Equatable, Sendable {
+    package struct Shift: Equatable, Sendable {
         /// `b(x, y) ≈ a(x − dx, y − dy)`: x to the right, y downwards (top-left raster).
-        public var dx: Double, dy: Double
+        package var dx: Double, dy: Double
         /// The correlation peak's height, 1 for a pure translation of the same content, near 0
         /// when nothing lines up (e.g. one image is rotated): how far to trust `dx`, `dy`.
-        public var peak: Double
+        package var peak: Double
 
-        public init(dx: Double, dy: Double, peak: Double) { (self.dx, self.dy, self.peak) = (dx, dy, peak) }
+        package init(dx: Double, dy: Double, peak: Double) { (self.dx, self.dy, self.peak) = (dx, dy, peak) }
     }
 
     /// Longest side, in pixels, the images are reduced to before correlating.
-    public var maxSide: Int
+    package var maxSide: Int
     /// Width of the Gaussian the peak is shaped into, in reduced pixels.
-    public var peakSigma: Double
+    package var peakSigma: Double
 
-    public init(maxSide: Int = 512, peakSigma: Double = 2) {
+    package init(maxSide: Int = 512, peakSigma: Double = 2) {
         (self.maxSide, self.peakSigma) = (max(8, maxSide), peakSigma)
     }
 
     /// The shift that carries `a`'s content onto `b`'s. The images must have the same size.
-    public func shift(from a: RGBA8Image, to b: RGBA8Image) throws(ComparisonError) -> Shift {
+    package func shift(from a: RGBA8Image, to b: RGBA8Image) throws(ComparisonError) -> Shift {
         guard a.size == b.size else { throw ComparisonError("the images differ in size: \(a.size) and \(b.size)") }
         guard a.size.width >= 2, a.size.height >= 2 else { throw ComparisonError("the images are too small to align: \(a.size)") }
         let factor = max(1, (max(a.size.width, a.size.height) + maxSide - 1) / maxSide)

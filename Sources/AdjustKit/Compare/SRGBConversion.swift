@@ -8,15 +8,15 @@ import Foundation
 /// Display P3 render and an sRGB one of the same scene compare equal.
 ///
 /// An untagged image is sRGB already and is left as it is. Alpha is left as it is.
-public enum SRGBConversion {
+package enum SRGBConversion {
     /// Why a profile could not be used; the image is then left as it is (taken as sRGB).
-    public struct Unusable: Error, Equatable, CustomStringConvertible {
-        public var description: String
+    package struct Unusable: Error, Equatable, CustomStringConvertible {
+        package var description: String
     }
 
     /// Converts `image` in place from `profile` to sRGB. Throws, leaving `image` untouched, when
     /// Little CMS cannot read the profile or it is not an RGB profile.
-    public static func convert(_ image: inout RGBA8Image, from profile: ColourProfile) throws(Unusable) {
+    package static func convert(_ image: inout RGBA8Image, from profile: ColourProfile) throws(Unusable) {
         guard let icc = profile.icc, image.size.pixelCount > 0 else { return }
         let transform: cmsHTRANSFORM? = icc.withUnsafeBytes { bytes in
             guard let input = cmsOpenProfileFromMem(bytes.baseAddress, cmsUInt32Number(bytes.count)) else { return nil }

@@ -3,7 +3,7 @@ extension RGBA8Image {
     /// `maxSide` pixels (the image itself when it is that small already): a thumbnail for
     /// `adjust fidelity --html`, where a whole factor keeps every output pixel an average of the
     /// same number of input pixels.
-    public func thumbnail(maxSide: Int = 512) -> RGBA8Image {
+    package func thumbnail(maxSide: Int = 512) -> RGBA8Image {
         let longest = max(size.width, size.height)
         guard maxSide > 0, longest > maxSide else { return self }
         let factor = (longest + maxSide - 1) / maxSide

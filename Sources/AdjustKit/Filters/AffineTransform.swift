@@ -1,15 +1,14 @@
 /// `CIAffineTransform` (`aas:AffineA` … `aas:AffineY`): the map from the stored image into the
 /// output frame (CI frame, y up); the values are `AffineMap`.
-extension AffineMap: SingleAdjustmentXMPFilter {
-    public static let filterName = "CIAffineTransform"
-    public static let role = FilterRole.geometry
+extension AffineMap: SingleAdjustmentXMPFilter, GeometryFilter {
+    package static let filterName = "CIAffineTransform"
     static let xmpPropertyNames = ["AffineA", "AffineB", "AffineC", "AffineD", "AffineX", "AffineY"]
 
-    public var parameterValues: [(String, ParameterValue)] { [("Transform", .numbers([a, b, c, d, tx, ty]))] }
-    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .exact }
+    package var parameterValues: [(String, ParameterValue)] { [("Transform", .numbers([a, b, c, d, tx, ty]))] }
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .exact }
 
     /// geometry.md §2: A′ = S·A·S⁻¹, t′ = S·t − A′·(0, δ), S = diag(sx, sy).
-    public func rescaled(by factors: RescaleFactors) -> AffineMap {
+    package func rescaled(by factors: RescaleFactors) -> AffineMap {
         let (sx, sy, delta) = (factors.sx, factors.sy, factors.delta)
         let b = self.b * sy / sx, c = self.c * sx / sy
         return AffineMap(a: a, b: b, c: c, d: d, tx: sx * tx - c * delta, ty: sy * ty - d * delta)
@@ -28,7 +27,7 @@ extension AffineMap: SingleAdjustmentXMPFilter {
 
 extension EditChain {
     /// `CIAffineTransform`, from the stored image into the output frame (CI frame, y up).
-    public var affine: AffineMap? {
+    package var affine: AffineMap? {
         get { self[AffineMap.self] }
         set { self[AffineMap.self] = newValue }
     }

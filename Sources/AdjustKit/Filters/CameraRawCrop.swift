@@ -4,13 +4,13 @@ import Foundation
 /// The Adobe Camera Raw crop mirror (`crs:CropLeft/Top/Right/Bottom/Angle`), used only when the
 /// packet has no aas affine or crop (xmp-format.md §4). Edges are fractions of the stored image,
 /// measured from the top-left; the angle is in degrees.
-public struct CameraRawCrop: Equatable, Sendable {
+package struct CameraRawCrop: Equatable, Sendable {
     /// The edges as fractions (0…1) of the stored width and height, measured from the top-left;
     /// `angle` in degrees (`crs:CropAngle`).
-    public var left: Double, top: Double, right: Double, bottom: Double, angle: Double
+    package var left: Double, top: Double, right: Double, bottom: Double, angle: Double
 
     /// Defaults are Camera Raw's: the whole image (0, 0, 1, 1), angle 0.
-    public init(left: Double = 0, top: Double = 0, right: Double = 1, bottom: Double = 1, angle: Double = 0) {
+    package init(left: Double = 0, top: Double = 0, right: Double = 1, bottom: Double = 1, angle: Double = 0) {
         (self.left, self.top, self.right, self.bottom, self.angle) = (left, top, right, bottom, angle)
     }
 
@@ -21,7 +21,7 @@ public struct CameraRawCrop: Equatable, Sendable {
     /// A non-zero angle is [open] in the spec. Our choice: the kept region is the edge rectangle
     /// turned counter-clockwise (y up) by `angle` degrees about its centre; the affine turns it
     /// back by −angle so the output is upright, and the crop keeps the whole rectangle.
-    public func geometry(storedSize size: PixelSize) -> (affine: AffineMap, crop: Crop) {
+    package func geometry(storedSize size: PixelSize) -> (affine: AffineMap, crop: Crop) {
         let W = Double(size.width), H = Double(size.height)
         let l = W * left, r = W * right, t = H - H * top, b = H - H * bottom
         let w = r - l, h = t - b
@@ -37,23 +37,22 @@ public struct CameraRawCrop: Equatable, Sendable {
     }
 }
 
-extension CameraRawCrop: SingleAdjustmentXMPFilter, StoredSizeGeometry {
-    public static let filterName = "CameraRawCrop"
-    public static let role = FilterRole.geometry
+extension CameraRawCrop: SingleAdjustmentXMPFilter, StoredSizeGeometry, GeometryFilter {
+    package static let filterName = "CameraRawCrop"
     /// None: its properties are Camera Raw's (crs), not aas.
     static let xmpPropertyNames: [String] = []
     private static let hasCrop = "HasCrop", alreadyApplied = "AlreadyApplied"
     private static let edgeNames = ["CropLeft", "CropTop", "CropRight", "CropBottom", "CropAngle"]
 
-    public var parameterValues: [(String, ParameterValue)] {
+    package var parameterValues: [(String, ParameterValue)] {
         [("Left", .number(left)), ("Top", .number(top)), ("Right", .number(right)),
          ("Bottom", .number(bottom)), ("Angle", .number(angle))]
     }
-    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .exact }
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .exact }
 
     /// Unchanged: the rescaler resolves it against the stored size into an affine + crop first
     /// (`EditChain.resolvingSizeDependentGeometry`), its only use of that size.
-    public func rescaled(by factors: RescaleFactors) -> CameraRawCrop { self }
+    package func rescaled(by factors: RescaleFactors) -> CameraRawCrop { self }
 
     /// Only when the packet has neither an aas affine nor an aas crop, `crs:HasCrop` is true and
     /// `crs:AlreadyApplied` is present and false (xmp-format.md §4).
@@ -78,7 +77,7 @@ extension CameraRawCrop: SingleAdjustmentXMPFilter, StoredSizeGeometry {
 extension EditChain {
     /// The Adobe Camera Raw crop fallback; only set when the packet had neither an aas affine
     /// nor an aas crop (xmp-format.md §4).
-    public var cameraRawCrop: CameraRawCrop? {
+    package var cameraRawCrop: CameraRawCrop? {
         get { self[CameraRawCrop.self] }
         set { self[CameraRawCrop.self] = newValue }
     }

@@ -1,28 +1,27 @@
 /// `CICrop`: keeps `rect` (pixels, in the frame after the affine transform, y up) of its input.
 /// Integers in practice; fractions are kept and produce coverage-weighted edge pixels.
-public struct Crop: Equatable, Sendable {
+package struct Crop: Equatable, Sendable {
     /// The kept rectangle, in pixels of the frame after the affine transform (CI frame, y up).
-    public var rect: Rect
+    package var rect: Rect
     /// Keeps `rect` (pixels, CI frame: origin bottom-left, y up).
-    public init(rect: Rect) { self.rect = rect }
+    package init(rect: Rect) { self.rect = rect }
     /// Keeps the `width` × `height` rectangle whose bottom-left corner is (`x`, `y`), in pixels, y up.
-    public init(x: Double, y: Double, width: Double, height: Double) {
+    package init(x: Double, y: Double, width: Double, height: Double) {
         rect = Rect(x: x, y: y, width: width, height: height)
     }
 }
 
-extension Crop: SingleAdjustmentXMPFilter {
-    public static let filterName = "CICrop"
-    public static let role = FilterRole.geometry
+extension Crop: SingleAdjustmentXMPFilter, GeometryFilter {
+    package static let filterName = "CICrop"
     static let xmpPropertyNames = ["CropX", "CropY", "CropW", "CropH"]
 
-    public var parameterValues: [(String, ParameterValue)] {
+    package var parameterValues: [(String, ParameterValue)] {
         [("Rectangle", .numbers([rect.x, rect.y, rect.width, rect.height]))]
     }
-    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .exact }
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .exact }
 
     /// geometry.md §2: R′ = S·R, no rounding.
-    public func rescaled(by factors: RescaleFactors) -> Crop { Crop(rect: rect.scaled(sx: factors.sx, sy: factors.sy)) }
+    package func rescaled(by factors: RescaleFactors) -> Crop { Crop(rect: rect.scaled(sx: factors.sx, sy: factors.sy)) }
 
     static func read(from xmp: inout AdjustmentXMPReader, chain: EditChain) throws(ChainError) -> Crop? {
         guard xmp.hasAll(xmpPropertyNames, of: filterName) else { return nil }
@@ -37,7 +36,7 @@ extension Crop: SingleAdjustmentXMPFilter {
 
 extension EditChain {
     /// `CICrop`, in the frame after `affine`.
-    public var crop: Crop? {
+    package var crop: Crop? {
         get { self[Crop.self] }
         set { self[Crop.self] = newValue }
     }

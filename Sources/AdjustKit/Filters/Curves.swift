@@ -13,11 +13,11 @@
 /// (no overshoot; flat beyond the first and last point), first the channel's own curve, then the
 /// RGB curve [I: Photoshop's order], on encoded values. A list whose points all lie on y = x from
 /// 0 to 1 is the identity.
-public struct Curves: Equatable, Sendable {
+package struct Curves: Equatable, Sendable {
     /// The RGB (composite) curve and each channel's, nil where the edit has none.
-    public var rgb: [Point]?, red: [Point]?, green: [Point]?, blue: [Point]?
+    package var rgb: [Point]?, red: [Point]?, green: [Point]?, blue: [Point]?
 
-    public init(rgb: [Point]? = nil, red: [Point]? = nil, green: [Point]? = nil, blue: [Point]? = nil) {
+    package init(rgb: [Point]? = nil, red: [Point]? = nil, green: [Point]? = nil, blue: [Point]? = nil) {
         (self.rgb, self.red, self.green, self.blue) = (rgb, red, green, blue)
     }
 
@@ -42,18 +42,20 @@ public struct Curves: Equatable, Sendable {
 }
 
 extension Curves: ColourFilter, AAEAdjustmentFilter {
-    public static let filterName = "RKCurvesOperation"
-    public static let role = FilterRole.storedColour
+    package static let filterName = "RKCurvesOperation"
+    package static let role = FilterRole.storedColour
     static let aaeIdentifier = "RKCurvesOperation"
+    /// A model fitted to Apple's renders (docs/spec/modern-adjustments.md), not Apple's formula.
+    static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel { .approximate }
 
-    public var parameterValues: [(String, ParameterValue)] {
+    package var parameterValues: [(String, ParameterValue)] {
         [("RGB", rgb), ("Red", red), ("Green", green), ("Blue", blue)].compactMap { name, points in
             points.map { (name, .numbers($0.flatMap { [$0.x, $0.y] })) }
         }
     }
-    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .approximate }
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .approximate }
     /// Unit-free.
-    public func rescaled(by factors: RescaleFactors) -> Curves { self }
+    package func rescaled(by factors: RescaleFactors) -> Curves { self }
 
     /// nil when no accepted key is present or every list is the identity.
     static func read(aae adjustment: AAEAdjustment, assumptions: AAEAssumptions) throws(AAEError) -> Curves? {

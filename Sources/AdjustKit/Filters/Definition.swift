@@ -6,12 +6,12 @@
 /// pixel's lightness and m the mean lightness of its (2ρ + 1)² box, ρ = 30 stored pixels
 /// (rescaled with the decode): L′ = L + 0.6·intensity·4L(1 − L)·(L − m), L clamped to 0…1 in
 /// the weight.
-public struct Definition: Equatable, Sendable {
-    public var intensity: Double
+package struct Definition: Equatable, Sendable {
+    package var intensity: Double
     /// ρ, the box's radius in the chain's frame.
-    public var radius: Double
+    package var radius: Double
 
-    public init(intensity: Double, radius: Double = 30) {
+    package init(intensity: Double, radius: Double = 30) {
         (self.intensity, self.radius) = (intensity, radius)
     }
 
@@ -19,14 +19,16 @@ public struct Definition: Equatable, Sendable {
 }
 
 extension Definition: NeighbourhoodFilter, AAEAdjustmentFilter {
-    public static let filterName = "DGDefinition2Operation"
-    public static let role = FilterRole.storedColour
+    package static let filterName = "DGDefinition2Operation"
+    package static let role = FilterRole.storedColour
     static let aaeIdentifier = "DGDefinition2Operation"
+    /// A model fitted to Apple's renders (docs/spec/modern-adjustments.md), not Apple's formula.
+    static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel { .approximate }
 
-    public var parameterValues: [(String, ParameterValue)] { [("Intensity", .number(intensity)), ("Radius", .number(radius))] }
-    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .approximate }
+    package var parameterValues: [(String, ParameterValue)] { [("Intensity", .number(intensity)), ("Radius", .number(radius))] }
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .approximate }
     /// The box's radius is in pixels: it scales with the decode.
-    public func rescaled(by factors: RescaleFactors) -> Definition { Definition(intensity: intensity, radius: radius * factors.sx) }
+    package func rescaled(by factors: RescaleFactors) -> Definition { Definition(intensity: intensity, radius: radius * factors.sx) }
     var neighbourhoodRadius: Int { isIdentity ? 0 : NeighbourhoodRadius.pixels(radius) }
 
     /// nil when the intensity is below 0.001.

@@ -12,32 +12,34 @@
 /// focus plane, stays sharp; the farther from it, the more blurred. ρ = 0.008·max(W, H)·min(1,
 /// 2.8/aperture) stored pixels (a larger f-number, less blur), rescaled with the decode. A photo
 /// without a depth image (a JPEG, a HEIC without one) is rendered without the blur, with a warning.
-public struct DepthEffect: Equatable, Sendable {
-    public var aperture: Double
+package struct DepthEffect: Equatable, Sendable {
+    package var aperture: Double
     /// x, y, width, height in normalized stored-image coordinates (top-left).
-    public var focusRect: [Double]
+    package var focusRect: [Double]
     /// ρ in the chain's frame: set by the rescaler from the stored size (nil before).
-    public var radius: Double?
+    package var radius: Double?
     /// The decoded image's size, for placing the depth map (set by the rescaler).
-    public var decodedSize: PixelSize?
+    package var decodedSize: PixelSize?
 
-    public init(aperture: Double = 4.5, focusRect: [Double] = [0.4, 0.4, 0.2, 0.2], radius: Double? = nil,
+    package init(aperture: Double = 4.5, focusRect: [Double] = [0.4, 0.4, 0.2, 0.2], radius: Double? = nil,
                 decodedSize: PixelSize? = nil) {
         (self.aperture, self.focusRect, self.radius, self.decodedSize) = (aperture, focusRect, radius, decodedSize)
     }
 }
 
 extension DepthEffect: NeighbourhoodFilter, AAEAdjustmentFilter {
-    public static let filterName = "DepthEffect"
-    public static let role = FilterRole.storedColour
+    package static let filterName = "DepthEffect"
+    package static let role = FilterRole.storedColour
     static let aaeIdentifier = "DepthEffect"
+    /// A model fitted to Apple's renders (docs/spec/modern-adjustments.md), not Apple's formula.
+    static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel { .approximate }
 
-    public var parameterValues: [(String, ParameterValue)] {
+    package var parameterValues: [(String, ParameterValue)] {
         [("Aperture", .number(aperture)), ("FocusRect", .numbers(focusRect))] + (radius.map { [("Radius", .number($0))] } ?? [])
     }
-    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .approximate }
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .approximate }
     /// ρ from the stored size and the aperture, in decoded pixels.
-    public func rescaled(by factors: RescaleFactors) -> DepthEffect {
+    package func rescaled(by factors: RescaleFactors) -> DepthEffect {
         let stored = Double(max(factors.storedSize.width, factors.storedSize.height))
         let rho = 0.008 * stored * min(1, 2.8 / max(0.8, aperture)) * factors.sx
         return DepthEffect(aperture: aperture, focusRect: focusRect, radius: rho, decodedSize: factors.decodedSize)

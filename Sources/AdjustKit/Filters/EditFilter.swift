@@ -4,11 +4,15 @@
 /// decodes, its support level and its kernel; `FilterRegistry` lists the kinds in application
 /// order, and everything that walks a chain (the XMP reader and writer, the rescaler, `inspect`,
 /// the colour program) iterates over that list instead of naming filters.
-public protocol EditFilter: Sendable {
+package protocol EditFilter: Sendable {
     /// Core Image's name for the step (`CIVibrance`), or a descriptive one where there is none.
     static var filterName: String { get }
     /// Where the step works: what it sees and when it runs.
     static var role: FilterRole { get }
+    /// Which part of the renderer runs the step. No filter writes this: it comes with conforming to
+    /// `ColourFilter` or `GeometryFilter`, so a filter that conforms to neither does not compile,
+    /// rather than being skipped by the renderer.
+    static var renderedBy: RenderedBy { get }
     /// This step's name: `filterName`, except for kinds whose steps carry their own (an
     /// `aas:Filters` item's Core Image name).
     var stepName: String { get }
@@ -24,11 +28,36 @@ public protocol EditFilter: Sendable {
 }
 
 extension EditFilter {
-    public var stepName: String { Self.filterName }
+    package var stepName: String { Self.filterName }
 }
 
 extension EditFilter where Self: Equatable {
-    public func isEqual(to other: any EditFilter) -> Bool { (other as? Self) == self }
+    package func isEqual(to other: any EditFilter) -> Bool { (other as? Self) == self }
+}
+
+/// The part of the renderer that runs a kind of step; only `ColourFilter` and `GeometryFilter`
+/// can make one (the initializer is private to this file).
+package struct RenderedBy: Equatable, Sendable {
+    private let isColour: Bool
+    fileprivate init(isColour: Bool) { self.isColour = isColour }
+
+    /// The colour program runs it (`ColourFilter.colourStage`).
+    static let colourProgram = RenderedBy(isColour: true)
+    /// The planner and the sampler run it (`GeometryFilter`).
+    static let geometry = RenderedBy(isColour: false)
+}
+
+extension ColourFilter {
+    package static var renderedBy: RenderedBy { .colourProgram }
+}
+
+/// A filter that moves pixels (affine maps, crops, orientations): the planner turns it into the
+/// sampling grid and the decoded region; it has no kernel.
+protocol GeometryFilter: EditFilter {}
+
+extension GeometryFilter {
+    package static var role: FilterRole { .geometry }
+    package static var renderedBy: RenderedBy { .geometry }
 }
 
 /// What a step works on, which fixes where it runs (docs/spec/filters.md §0, the canonical order).
@@ -47,9 +76,13 @@ public enum FilterRole: String, Sendable {
 
 /// A parameter's value, for display (`adjust inspect`) and JSON.
 public enum ParameterValue: Equatable, Sendable {
+    /// One number (an angle, an amount, a pixel length).
     case number(Double)
+    /// A vector or a list of numbers (a colour, a point, a curve's control points).
     case numbers([Double])
+    /// A name (a photo effect's, a colour space's).
     case text(String)
+    /// A list of items, each its own named parameters (red-eye spots, selective-colour corrections).
     case list([[(String, ParameterValue)]])
 
     /// Equal when both are the same case with equal values; `list` items compare as

@@ -4,21 +4,21 @@
 /// out = (1 − t)·before + t·after, t = the effect's intensity, in the working space. The dissolve
 /// is exact; the effect is as exact as its table (the user's `.cube`, or the built-in
 /// approximation).
-public struct EffectIntensityDissolve: Equatable, Sendable {
+package struct EffectIntensityDissolve: Equatable, Sendable {
     /// Which effect: an iOS 7 one or a modern filter.
-    public enum Look: Equatable, Sendable {
+    package enum Look: Equatable, Sendable {
         case classic(PhotoEffect)
         case modern(ModernPhotoEffect)
 
         /// The name as Photos writes it, either kind.
-        public init?(name: String) {
+        package init?(name: String) {
             if let effect = PhotoEffect(name: name) { self = .classic(effect) }
             else if let effect = ModernPhotoEffect(name: name) { self = .modern(effect) }
             else { return nil }
         }
 
         /// `PhotoEffect.rawValue` (`CIPhotoEffectNoir`) or the modern name (`3DNoir`).
-        public var name: String {
+        package var name: String {
             switch self {
             case .classic(let effect): return effect.rawValue
             case .modern(let effect): return effect.rawValue
@@ -41,35 +41,48 @@ public struct EffectIntensityDissolve: Equatable, Sendable {
     }
 
     /// The effect.
-    public var look: Look
+    package var look: Look
     /// `effectIntensity`, t: 0 leaves the picture alone, 1 is the whole effect. Rendered clamped to [0, 1].
-    public var intensity: Double
+    package var intensity: Double
 
     /// The effect at `intensity` (1, the whole effect, when the edit gives none).
-    public init(effect: PhotoEffect, intensity: Double = 1) { (self.look, self.intensity) = (.classic(effect), intensity) }
+    package init(effect: PhotoEffect, intensity: Double = 1) { (self.look, self.intensity) = (.classic(effect), intensity) }
     /// A modern filter at `intensity`.
-    public init(modern effect: ModernPhotoEffect, intensity: Double = 1) {
+    package init(modern effect: ModernPhotoEffect, intensity: Double = 1) {
         (self.look, self.intensity) = (.modern(effect), intensity)
     }
-    public init(look: Look, intensity: Double = 1) { (self.look, self.intensity) = (look, intensity) }
+    package init(look: Look, intensity: Double = 1) { (self.look, self.intensity) = (look, intensity) }
 }
 
 extension EffectIntensityDissolve: AAEAdjustmentFilter, ColourFilter {
-    public static let filterName = "Effect"
+    package static let filterName = "Effect"
     static let aaeIdentifier = "Effect"
+
+    /// Approximate for the eight iOS 7 names and the modern ones (3DVivid, …, 3DNoir), which have
+    /// built-in approximations; unsupported for any other name unless the user gives a `.cube`.
+    static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel {
+        let name = adjustment.settings["effectName"]?.stringValue ?? ""
+        return Look(name: name) != nil || hasUserCube ? .approximate : .unsupported
+    }
+
+    /// The identifier with the effect's name, e.g. `Effect (3DFoo)`.
+    static func notReplayedName(_ adjustment: AAEAdjustment) -> String {
+        guard let name = adjustment.settings["effectName"]?.stringValue else { return adjustment.identifier }
+        return "\(adjustment.identifier) (\(name.prefix(40)))"
+    }
     /// Apple's pipeline applies the effect to the stored image, before the crop (aae-format.md §4).
-    public static let role = FilterRole.storedColour
+    package static let role = FilterRole.storedColour
 
-    public var stepName: String { "Effect (\(look.name))" }
+    package var stepName: String { "Effect (\(look.name))" }
 
-    public var parameterValues: [(String, ParameterValue)] {
+    package var parameterValues: [(String, ParameterValue)] {
         [("Effect", .text(look.name)), ("Intensity", .number(intensity))]
     }
 
-    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport { look.support(exactEffects: exactEffects) }
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport { look.support(exactEffects: exactEffects) }
 
     /// Unit-free.
-    public func rescaled(by factors: RescaleFactors) -> EffectIntensityDissolve { self }
+    package func rescaled(by factors: RescaleFactors) -> EffectIntensityDissolve { self }
 
     /// `effectName` (one of the eight iOS 7 names: `Mono`, `Noir`, …, or a modern one: `3DVivid`,
     /// …, `3DNoir`) and `effectIntensity` (absent: 1).
@@ -110,19 +123,25 @@ private struct DissolveKernel: PixelKernel {
 
 /// A modern Photos `Effect3D` adjustment: the same names and dissolve as `Effect`
 /// (`EffectIntensityDissolve`), applied after it (aae-format.md §4).
-public struct Effect3DDissolve: Equatable, Sendable {
-    public var dissolve: EffectIntensityDissolve
-    public init(_ dissolve: EffectIntensityDissolve) { self.dissolve = dissolve }
+package struct Effect3DDissolve: Equatable, Sendable {
+    package var dissolve: EffectIntensityDissolve
+    package init(_ dissolve: EffectIntensityDissolve) { self.dissolve = dissolve }
 }
 
 extension Effect3DDissolve: AAEAdjustmentFilter, ColourFilter {
-    public static let filterName = "Effect3D"
+    package static let filterName = "Effect3D"
     static let aaeIdentifier = "Effect3D"
-    public static let role = FilterRole.storedColour
-    public var stepName: String { "Effect3D (\(dissolve.look.name))" }
-    public var parameterValues: [(String, ParameterValue)] { dissolve.parameterValues }
-    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport { dissolve.support(exactEffects: exactEffects) }
-    public func rescaled(by factors: RescaleFactors) -> Effect3DDissolve { self }
+    /// As `Effect`'s.
+    static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel {
+        EffectIntensityDissolve.aaeSupport(of: adjustment, hasUserCube: hasUserCube)
+    }
+    /// As `Effect`'s.
+    static func notReplayedName(_ adjustment: AAEAdjustment) -> String { EffectIntensityDissolve.notReplayedName(adjustment) }
+    package static let role = FilterRole.storedColour
+    package var stepName: String { "Effect3D (\(dissolve.look.name))" }
+    package var parameterValues: [(String, ParameterValue)] { dissolve.parameterValues }
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport { dissolve.support(exactEffects: exactEffects) }
+    package func rescaled(by factors: RescaleFactors) -> Effect3DDissolve { self }
     static func read(aae adjustment: AAEAdjustment, assumptions: AAEAssumptions) throws(AAEError) -> Effect3DDissolve? {
         try EffectIntensityDissolve.read(aae: adjustment, assumptions: assumptions).map(Effect3DDissolve.init)
     }

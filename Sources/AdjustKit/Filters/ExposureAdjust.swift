@@ -1,11 +1,11 @@
 import Foundation
 
 /// `CIExposureAdjust`, as carried in `aas:Filters` (`CIExposureAdjust,EV=…`).
-public struct ExposureAdjust: Equatable, Sendable {
+package struct ExposureAdjust: Equatable, Sendable {
     /// `inputEV`, in stops: working values are multiplied by 2^ev.
-    public var ev: Double
+    package var ev: Double
     /// An exposure change of `ev` stops.
-    public init(ev: Double) { self.ev = ev }
+    package init(ev: Double) { self.ev = ev }
 
     /// The `aas:Filters` item's name.
     static let serializedName = "CIExposureAdjust"
@@ -17,7 +17,7 @@ public struct ExposureAdjust: Equatable, Sendable {
     }
 
     /// The `aas:Filters` item for this exposure.
-    public var serialized: SerializedFilter {
+    package var serialized: SerializedFilter {
         SerializedFilter(name: Self.serializedName, parameters: [.init(key: "EV", value: .number(ev))])
     }
 }

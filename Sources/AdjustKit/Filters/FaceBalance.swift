@@ -2,27 +2,27 @@ import Foundation
 
 /// `CIFaceBalance`: the measured skin colour (YIQ `origI`, `origQ`), how strongly to move it to
 /// the target, and the target's warmth (0 indoor, 1 outdoor).
-public struct FaceBalance: Equatable, Sendable {
+package struct FaceBalance: Equatable, Sendable {
     /// `inputOrigI`, `inputOrigQ` (measured skin colour, YIQ), `inputStrength`, and `inputWarmth`
     /// (0 indoor target, 1 outdoor), as written in the `aas:FaceBalance…` properties.
-    public var origI: Double, origQ: Double, strength: Double, warmth: Double
+    package var origI: Double, origQ: Double, strength: Double, warmth: Double
     /// Stores the four values as given.
-    public init(origI: Double, origQ: Double, strength: Double, warmth: Double) {
+    package init(origI: Double, origQ: Double, strength: Double, warmth: Double) {
         (self.origI, self.origQ, self.strength, self.warmth) = (origI, origQ, strength, warmth)
     }
 }
 
 extension FaceBalance: SingleAdjustmentXMPFilter, ColourFilter {
-    public static let filterName = "CIFaceBalance"
-    public static let role = FilterRole.storedColour
+    package static let filterName = "CIFaceBalance"
+    package static let role = FilterRole.storedColour
     static let xmpPropertyNames = ["FaceBalanceOrigI", "FaceBalanceOrigQ", "FaceBalanceStrength", "FaceBalanceWarmth"]
 
-    public var parameterValues: [(String, ParameterValue)] {
+    package var parameterValues: [(String, ParameterValue)] {
         [("OrigI", .number(origI)), ("OrigQ", .number(origQ)), ("Strength", .number(strength)), ("Warmth", .number(warmth))]
     }
-    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .strong }
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .strong }
     /// Unit-free.
-    public func rescaled(by factors: RescaleFactors) -> FaceBalance { self }
+    package func rescaled(by factors: RescaleFactors) -> FaceBalance { self }
 
     static func read(from xmp: inout AdjustmentXMPReader, chain: EditChain) throws(ChainError) -> FaceBalance? {
         guard xmp.hasAll(xmpPropertyNames, of: filterName) else { return nil }
@@ -67,7 +67,7 @@ struct FaceBalanceKernel: PixelKernel {
 
 extension EditChain {
     /// `CIFaceBalance`, applied to the stored image.
-    public var faceBalance: FaceBalance? {
+    package var faceBalance: FaceBalance? {
         get { self[FaceBalance.self] }
         set { self[FaceBalance.self] = newValue }
     }

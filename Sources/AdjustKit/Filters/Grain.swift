@@ -11,12 +11,12 @@
 /// and edit give the same grain at any scale; nothing random is drawn. The lightness (L = √Y of
 /// linear light) moves by 0.12·amount·√(iso/800)·n·4L(1 − L) + a floor of a quarter of that in
 /// the shadows and highlights; the chromaticity is kept.
-public struct Grain: Equatable, Sendable {
-    public var amount: Double, iso: Double, seed: Double
+package struct Grain: Equatable, Sendable {
+    package var amount: Double, iso: Double, seed: Double
     /// c, the lattice cell in the chain's frame (stored pixels, decoded ones once rescaled).
-    public var cell: Double
+    package var cell: Double
 
-    public init(amount: Double, iso: Double = 800, seed: Double = 0, cell: Double? = nil) {
+    package init(amount: Double, iso: Double = 800, seed: Double = 0, cell: Double? = nil) {
         (self.amount, self.iso, self.seed) = (amount, iso, seed)
         self.cell = cell ?? 1 + min(3200, max(10, iso)) / 800
     }
@@ -25,16 +25,18 @@ public struct Grain: Equatable, Sendable {
 }
 
 extension Grain: ColourFilter, AAEAdjustmentFilter {
-    public static let filterName = "Grain"
-    public static let role = FilterRole.storedColour
+    package static let filterName = "Grain"
+    package static let role = FilterRole.storedColour
     static let aaeIdentifier = "Grain"
+    /// A model fitted to Apple's renders (docs/spec/modern-adjustments.md), not Apple's formula.
+    static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel { .approximate }
 
-    public var parameterValues: [(String, ParameterValue)] {
+    package var parameterValues: [(String, ParameterValue)] {
         [("Amount", .number(amount)), ("ISO", .number(iso)), ("Seed", .number(seed)), ("Cell", .number(cell))]
     }
-    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .approximate }
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .approximate }
     /// The cell is in pixels: it scales with the decode, so that the field stays the stored image's.
-    public func rescaled(by factors: RescaleFactors) -> Grain {
+    package func rescaled(by factors: RescaleFactors) -> Grain {
         Grain(amount: amount, iso: iso, seed: seed, cell: cell * factors.sx)
     }
 

@@ -3,30 +3,30 @@ import Foundation
 /// `CIHighlightShadowAdjust` (`aas:Shadows`, `aas:Highlights`). Stored as written; the renderer
 /// clamps shadows to [−1, 1] and highlights to [0, 1]. `radius` is pixel-valued; XMP never
 /// stores it (it stays 0).
-public struct HighlightShadow: Equatable, Sendable {
+package struct HighlightShadow: Equatable, Sendable {
     /// `inputShadowAmount` (`aas:Shadows`), as written; rendered clamped to [−1, 1].
-    public var shadows: Double
+    package var shadows: Double
     /// `inputHighlightAmount` (`aas:Highlights`), as written; rendered clamped to [0, 1].
-    public var highlights: Double
+    package var highlights: Double
     /// `inputRadius`, in pixels of the stored image (the rescaler scales it); 0 when read from XMP.
-    public var radius: Double
+    package var radius: Double
     /// Stores the amounts unclamped; `radius` defaults to 0, as XMP never stores it.
-    public init(shadows: Double, highlights: Double, radius: Double = 0) {
+    package init(shadows: Double, highlights: Double, radius: Double = 0) {
         (self.shadows, self.highlights, self.radius) = (shadows, highlights, radius)
     }
 }
 
 extension HighlightShadow: SingleAdjustmentXMPFilter, ColourFilter {
-    public static let filterName = "CIHighlightShadowAdjust"
-    public static let role = FilterRole.storedColour
+    package static let filterName = "CIHighlightShadowAdjust"
+    package static let role = FilterRole.storedColour
     static let xmpPropertyNames = ["Shadows", "Highlights"]
 
-    public var parameterValues: [(String, ParameterValue)] {
+    package var parameterValues: [(String, ParameterValue)] {
         [("ShadowAmount", .number(shadows)), ("HighlightAmount", .number(highlights)), ("Radius", .number(radius))]
     }
-    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .strong }
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .strong }
     /// The radius is a length in pixels: × √(sx·sy).
-    public func rescaled(by factors: RescaleFactors) -> HighlightShadow {
+    package func rescaled(by factors: RescaleFactors) -> HighlightShadow {
         var copy = self
         copy.radius *= (factors.sx * factors.sy).squareRoot()
         return copy
@@ -119,7 +119,7 @@ struct HighlightShadowKernel: PixelKernel {
 
 extension EditChain {
     /// `CIHighlightShadowAdjust`, the last filter of the XMP path applied to the stored image.
-    public var highlightShadow: HighlightShadow? {
+    package var highlightShadow: HighlightShadow? {
         get { self[HighlightShadow.self] }
         set { self[HighlightShadow.self] = newValue }
     }

@@ -16,13 +16,13 @@
 /// The approximation: per channel, the monotone cubic of Fritsch and Carlson through the five
 /// pairs (flat beyond the black and white sources; pairs with a repeated source dropped), first
 /// the channel's own map, then the RGB map [I], on encoded values.
-public struct Levels: Equatable, Sendable {
+package struct Levels: Equatable, Sendable {
     /// One channel's five pairs, black to white.
-    public struct Mapping: Equatable, Sendable {
+    package struct Mapping: Equatable, Sendable {
         /// Sources and destinations of the black, shadow, mid, highlight and white points.
-        public var sources: [Double], destinations: [Double]
-        public init(sources: [Double], destinations: [Double]) { (self.sources, self.destinations) = (sources, destinations) }
-        public static let identity = Mapping(sources: [0, 0.25, 0.5, 0.75, 1], destinations: [0, 0.25, 0.5, 0.75, 1])
+        package var sources: [Double], destinations: [Double]
+        package init(sources: [Double], destinations: [Double]) { (self.sources, self.destinations) = (sources, destinations) }
+        package static let identity = Mapping(sources: [0, 0.25, 0.5, 0.75, 1], destinations: [0, 0.25, 0.5, 0.75, 1])
 
         fileprivate var curve: MonotoneCubicCurve? {
             let curve = MonotoneCubicCurve(points: zip(sources, destinations).map { (x: $0, y: $1) })
@@ -30,9 +30,9 @@ public struct Levels: Equatable, Sendable {
         }
     }
 
-    public var rgb: Mapping, red: Mapping, green: Mapping, blue: Mapping
+    package var rgb: Mapping, red: Mapping, green: Mapping, blue: Mapping
 
-    public init(rgb: Mapping = .identity, red: Mapping = .identity, green: Mapping = .identity, blue: Mapping = .identity) {
+    package init(rgb: Mapping = .identity, red: Mapping = .identity, green: Mapping = .identity, blue: Mapping = .identity) {
         (self.rgb, self.red, self.green, self.blue) = (rgb, red, green, blue)
     }
 
@@ -43,18 +43,20 @@ public struct Levels: Equatable, Sendable {
 }
 
 extension Levels: ColourFilter, AAEAdjustmentFilter {
-    public static let filterName = "RKLevelsOperation"
-    public static let role = FilterRole.storedColour
+    package static let filterName = "RKLevelsOperation"
+    package static let role = FilterRole.storedColour
     static let aaeIdentifier = "RKLevelsOperation"
+    /// A model fitted to Apple's renders (docs/spec/modern-adjustments.md), not Apple's formula.
+    static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel { .approximate }
 
-    public var parameterValues: [(String, ParameterValue)] {
+    package var parameterValues: [(String, ParameterValue)] {
         [("RGB", rgb), ("Red", red), ("Green", green), ("Blue", blue)].filter { $0.1 != .identity }.map { name, m in
             (name, .numbers(zip(m.sources, m.destinations).flatMap { [$0, $1] }))
         }
     }
-    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .approximate }
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .approximate }
     /// Unit-free.
-    public func rescaled(by factors: RescaleFactors) -> Levels { self }
+    package func rescaled(by factors: RescaleFactors) -> Levels { self }
 
     /// nil when no accepted key is present or every map is the identity.
     static func read(aae adjustment: AAEAdjustment, assumptions: AAEAssumptions) throws(AAEError) -> Levels? {

@@ -9,12 +9,12 @@
 /// stored pixels (rescaled with the decode, at least 1): L′ = m + v/(v + ε)·(L − m),
 /// ε = (0.05/(1 + edgeDetail))² — flat, noisy areas (v ≪ ε) go to their mean, edges (v ≫ ε) keep
 /// their pixels; more Edge Detail keeps more.
-public struct NoiseReduction: Equatable, Sendable {
+package struct NoiseReduction: Equatable, Sendable {
     /// `inputRadius`, in the chain's frame (stored pixels, decoded ones once rescaled).
-    public var radius: Double
-    public var edgeDetail: Double
+    package var radius: Double
+    package var edgeDetail: Double
 
-    public init(radius: Double = 1, edgeDetail: Double = 1.5) {
+    package init(radius: Double = 1, edgeDetail: Double = 1.5) {
         (self.radius, self.edgeDetail) = (radius, edgeDetail)
     }
 
@@ -22,14 +22,16 @@ public struct NoiseReduction: Equatable, Sendable {
 }
 
 extension NoiseReduction: NeighbourhoodFilter, AAEAdjustmentFilter {
-    public static let filterName = "RKNoiseReductionOperation"
-    public static let role = FilterRole.storedColour
+    package static let filterName = "RKNoiseReductionOperation"
+    package static let role = FilterRole.storedColour
     static let aaeIdentifier = "RKNoiseReductionOperation"
+    /// A model fitted to Apple's renders (docs/spec/modern-adjustments.md), not Apple's formula.
+    static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel { .approximate }
 
-    public var parameterValues: [(String, ParameterValue)] { [("Radius", .number(radius)), ("EdgeDetail", .number(edgeDetail))] }
-    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .approximate }
+    package var parameterValues: [(String, ParameterValue)] { [("Radius", .number(radius)), ("EdgeDetail", .number(edgeDetail))] }
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .approximate }
     /// The radius is in pixels (Apple scales it with the render, aae-format.md §5.5).
-    public func rescaled(by factors: RescaleFactors) -> NoiseReduction {
+    package func rescaled(by factors: RescaleFactors) -> NoiseReduction {
         NoiseReduction(radius: radius * factors.sx, edgeDetail: edgeDetail)
     }
     var neighbourhoodRadius: Int { isIdentity ? 0 : NeighbourhoodRadius.pixels(radius) }

@@ -1,7 +1,7 @@
 /// The eight iOS 7 photo effects, carried by name in `aas:Filters` (and, by their short names,
 /// in a modern edit's `Effect` adjustment). Approximate with the built-in tables
 /// (`BuiltInPhotoEffects`), exact with the user's `.cube`.
-public enum PhotoEffect: String, CaseIterable, Sendable {
+package enum PhotoEffect: String, CaseIterable, Sendable {
     case chrome = "CIPhotoEffectChrome", fade = "CIPhotoEffectFade"
     case instant = "CIPhotoEffectInstant", mono = "CIPhotoEffectMono"
     case noir = "CIPhotoEffectNoir", process = "CIPhotoEffectProcess"
@@ -9,7 +9,7 @@ public enum PhotoEffect: String, CaseIterable, Sendable {
 
     /// The one parser of effect names: the Core Image name (`CIPhotoEffectNoir`) or the short one
     /// (`noir`, `Noir`), any case.
-    public init?(name: String) {
+    package init?(name: String) {
         let lowered = name.lowercased()
         guard let effect = Self.allCases.first(where: {
             $0.rawValue.lowercased() == lowered || $0.rawValue.lowercased() == "ciphotoeffect" + lowered
@@ -18,7 +18,7 @@ public enum PhotoEffect: String, CaseIterable, Sendable {
     }
 
     /// The short name, e.g. `noir`.
-    public var shortName: String { String(rawValue.dropFirst("CIPhotoEffect".count)).lowercased() }
+    package var shortName: String { String(rawValue.dropFirst("CIPhotoEffect".count)).lowercased() }
 
     /// Exact with the user's table, else approximate.
     func support(exactEffects: Set<PhotoEffect>) -> StepSupport { exactEffects.contains(self) ? .exact : .approximate }

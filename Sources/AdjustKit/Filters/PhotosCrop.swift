@@ -2,42 +2,58 @@
 /// of the stored image, then keep a rectangle in Core Image's frame, then move it to the origin.
 /// Pixel-exact wherever the spec is; the unknowns U1 (the sign of the angle), U2 (the edge
 /// `yOrigin` is measured from) and U3 (perspective) are read from `AAEAssumptions`.
-public struct PhotosCrop: Equatable, Sendable {
+package struct PhotosCrop: Equatable, Sendable {
     /// `xOrigin`, `yOrigin`, `width`, `height`: the kept rectangle, pixels of the stored frame.
-    public var x: Double, y: Double, width: Double, height: Double
+    package var x: Double, y: Double, width: Double, height: Double
     /// `straightenAngle`, radians, as stored (the UI angle with its sign flipped).
-    public var straightenAngle: Double
+    package var straightenAngle: Double
     /// `pitch` and `yaw`, degrees: a perspective correction.
-    public var pitch: Double, yaw: Double
+    package var pitch: Double, yaw: Double
     /// How the unknowns are read.
-    public var assumptions: AAEAssumptions
+    package var assumptions: AAEAssumptions
 
-    public init(x: Double, y: Double, width: Double, height: Double, straightenAngle: Double = 0,
+    package init(x: Double, y: Double, width: Double, height: Double, straightenAngle: Double = 0,
                 pitch: Double = 0, yaw: Double = 0, assumptions: AAEAssumptions = .default) {
         (self.x, self.y, self.width, self.height) = (x, y, width, height)
         (self.straightenAngle, self.pitch, self.yaw, self.assumptions) = (straightenAngle, pitch, yaw, assumptions)
     }
 
     /// True when the edit asks for a perspective correction, which is not rendered (U3).
-    public var hasPerspective: Bool { pitch != 0 || yaw != 0 }
+    package var hasPerspective: Bool { pitch != 0 || yaw != 0 }
 }
 
-extension PhotosCrop: AAEAdjustmentFilter, StoredSizeGeometry {
-    public static let filterName = "Crop"
-    public static let role = FilterRole.geometry
-    static let aaeIdentifier = "Crop"
+extension PhotosCrop: AAEAdjustmentFilter, StoredSizeGeometry, GeometryFilter {
+    package static let filterName = "Crop"
+    package static let aaeIdentifier = "Crop"
 
-    public var parameterValues: [(String, ParameterValue)] {
+    /// Exact for straighten and crop; approximate with a non-zero `pitch` or `yaw`, a perspective
+    /// correction that is not rendered (U3). Settings of the wrong type count as absent here: the
+    /// reader reports them.
+    static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel {
+        let pitch = adjustment.settings["pitch"]?.numberValue ?? 0
+        let yaw = adjustment.settings["yaw"]?.numberValue ?? 0
+        return pitch != 0 || yaw != 0 ? .approximate : .exact
+    }
+
+    /// Hostile magnitudes in the rectangle refuse the whole file; a value of the wrong type only
+    /// costs the crop (the reader leaves it out and says why).
+    static func refuseHostileValues(in adjustment: AAEAdjustment, limits: AAELimits) throws(AAEError) {
+        for key in ["xOrigin", "yOrigin", "width", "height"] where adjustment.settings[key]?.lenientNumber != nil {
+            _ = try adjustment.optionalPixels(key, limit: limits.maxPixelValue)
+        }
+    }
+
+    package var parameterValues: [(String, ParameterValue)] {
         [("Rectangle", .numbers([x, y, width, height])), ("StraightenAngle", .number(straightenAngle)),
          ("Pitch", .number(pitch)), ("Yaw", .number(yaw)),
          ("Assumptions", .text("U1 \(assumptions.straightenSign.rawValue), U2 yOrigin from \(assumptions.cropOrigin.rawValue)"))]
     }
 
     /// Exact (U1, U2 aside); approximate with a perspective correction, which is not applied.
-    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport { hasPerspective ? .approximate : .exact }
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport { hasPerspective ? .approximate : .exact }
 
     /// Unchanged: it is resolved against the stored size into an affine + crop before any rescale.
-    public func rescaled(by factors: RescaleFactors) -> PhotosCrop { self }
+    package func rescaled(by factors: RescaleFactors) -> PhotosCrop { self }
 
     static func read(aae adjustment: AAEAdjustment, assumptions: AAEAssumptions) throws(AAEError) -> PhotosCrop? {
         func pixels(_ key: String) throws(AAEError) -> Double {
@@ -70,7 +86,7 @@ extension PhotosCrop: AAEAdjustmentFilter, StoredSizeGeometry {
     /// §5: rotate about (W/2, H/2) by φ (U1: φ = −straightenAngle by default, counter-clockwise
     /// positive, y up), keep the rectangle (U2: `yOrigin` from the bottom by default; from the top,
     /// the kept rows' bottom edge is at H − yOrigin − height), move it to the origin.
-    public func geometry(storedSize: PixelSize) -> (affine: AffineMap, crop: Crop) {
+    package func geometry(storedSize: PixelSize) -> (affine: AffineMap, crop: Crop) {
         let W = Double(storedSize.width), H = Double(storedSize.height)
         let phi = assumptions.straightenSign == .uiAngle ? -straightenAngle : straightenAngle
         let bottom = assumptions.cropOrigin == .bottom ? y : H - y - height
@@ -86,7 +102,7 @@ extension PhotosCrop: AAEAdjustmentFilter, StoredSizeGeometry {
 
 extension EditChain {
     /// A modern Photos `Crop` adjustment, resolved into `affine` + `crop` once the stored size is known.
-    public var photosCrop: PhotosCrop? {
+    package var photosCrop: PhotosCrop? {
         get { self[PhotosCrop.self] }
         set { self[PhotosCrop.self] = newValue }
     }

@@ -2,18 +2,18 @@
 /// orientation applied after the crop. U4 (`AAEAssumptions.orientation`): by default it replaces
 /// the file's own orientation (Photos starts from the file's and its rotate and flip buttons
 /// change the value); the alternative applies it after the file's.
-public struct PhotosOrientation: Equatable, Sendable {
+package struct PhotosOrientation: Equatable, Sendable {
     /// The adjustment's `value`.
-    public var orientation: Orientation
+    package var orientation: Orientation
     /// How the value relates to the file's own orientation (U4).
-    public var meaning: AAEAssumptions.OrientationMeaning
+    package var meaning: AAEAssumptions.OrientationMeaning
 
-    public init(_ orientation: Orientation, meaning: AAEAssumptions.OrientationMeaning = .replacesFile) {
+    package init(_ orientation: Orientation, meaning: AAEAssumptions.OrientationMeaning = .replacesFile) {
         (self.orientation, self.meaning) = (orientation, meaning)
     }
 
     /// The orientation to write the output in, given the file's own.
-    public func applied(toFile file: Orientation) -> Orientation {
+    package func applied(toFile file: Orientation) -> Orientation {
         switch meaning {
         case .replacesFile: return orientation
         case .composesWithFile: return file.followed(by: orientation)
@@ -21,17 +21,18 @@ public struct PhotosOrientation: Equatable, Sendable {
     }
 }
 
-extension PhotosOrientation: AAEAdjustmentFilter {
-    public static let filterName = "Orientation"
-    public static let role = FilterRole.geometry
+extension PhotosOrientation: AAEAdjustmentFilter, GeometryFilter {
+    package static let filterName = "Orientation"
     static let aaeIdentifier = "Orientation"
+    /// A rotation and flip of whole pixels.
+    static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel { .exact }
 
-    public var parameterValues: [(String, ParameterValue)] {
+    package var parameterValues: [(String, ParameterValue)] {
         [("Value", .number(Double(orientation.rawValue))), ("Meaning", .text(meaning.rawValue))]
     }
-    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .exact }
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .exact }
     /// Unit-free.
-    public func rescaled(by factors: RescaleFactors) -> PhotosOrientation { self }
+    package func rescaled(by factors: RescaleFactors) -> PhotosOrientation { self }
 
     static func read(aae adjustment: AAEAdjustment, assumptions: AAEAssumptions) throws(AAEError) -> PhotosOrientation? {
         let value = try adjustment.number("value")

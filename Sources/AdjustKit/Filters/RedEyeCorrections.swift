@@ -2,25 +2,25 @@ import XMPParse
 
 /// `CIRedEyeCorrections` (xmp-format.md §3, §5): the frame of the repairs (`width` × `height`,
 /// pixels of the stored image) and one struct per eye, kept losslessly.
-public struct RedEyeCorrections: Equatable, Sendable {
+package struct RedEyeCorrections: Equatable, Sendable {
     /// `aas:RedEyeW`: width in pixels of the frame of every pixel-valued field (the stored image;
     /// the decoded image after rescaling).
-    public var width: Double
+    package var width: Double
     /// `aas:RedEyeH`: height in pixels of that frame, as for `width`.
-    public var height: Double
+    package var height: Double
     /// `aas:RedEyeISV`, kept and written back as is; its meaning is unknown and rendering ignores it.
-    public var isv: Double
+    package var isv: Double
     /// `aas:RedEyeOrt`, kept and written back as is; its meaning is unknown and rendering ignores it.
-    public var ort: Double
+    package var ort: Double
     /// `aas:RedEyeSNR`, kept and written back as is; its meaning is unknown and rendering ignores it.
-    public var snr: Double
+    package var snr: Double
     /// `aas:RedEyeModel`, an optional string kept as written.
-    public var model: String?
+    package var model: String?
     /// `aas:RedEyeCorrections`: one record per eye, in array order.
-    public var corrections: [RedEyeCorrection]
+    package var corrections: [RedEyeCorrection]
 
     /// Stores every value as given; `model` and `corrections` are optional.
-    public init(width: Double, height: Double, isv: Double, ort: Double, snr: Double,
+    package init(width: Double, height: Double, isv: Double, ort: Double, snr: Double,
                 model: String? = nil, corrections: [RedEyeCorrection] = []) {
         (self.width, self.height, self.isv, self.ort, self.snr) = (width, height, isv, ort, snr)
         (self.model, self.corrections) = (model, corrections)
@@ -29,9 +29,9 @@ public struct RedEyeCorrections: Equatable, Sendable {
 
 /// One eye's repair record. Every value is the string iOS wrote (space-separated numbers for
 /// multi-valued fields), so that nothing is lost or reformatted on a round trip.
-public struct RedEyeCorrection: Equatable, Sendable {
+package struct RedEyeCorrection: Equatable, Sendable {
     /// Which struct namespace and field names the writer used.
-    public enum Naming: String, Equatable, Sendable {
+    package enum Naming: String, Equatable, Sendable {
         /// `…/sType/redeye`, short field names (`p`, `s`, `rr`, …).
         case short
         /// `…/sType/red-eye`, long field names (`pointX`, `snappedX`, …).
@@ -40,21 +40,21 @@ public struct RedEyeCorrection: Equatable, Sendable {
 
     /// Older records describe the pupil by a bitmask; newer iOS writes a convex hull (`hb`), which
     /// this project keeps but cannot render.
-    public enum Variant: String, Equatable, Sendable { case classic, convexHull }
+    package enum Variant: String, Equatable, Sendable { case classic, convexHull }
 
     /// The struct namespace and field-name style the record used; written back the same way.
-    public var naming: Naming
+    package var naming: Naming
     /// Field name (without namespace) → value string exactly as written; pixel fields are
     /// top-left raster coordinates of the `RedEyeCorrections` `width` × `height` frame.
-    public var fields: [String: String]
+    package var fields: [String: String]
 
     /// Stores the fields as given (the XMP reader validates the pixel fields).
-    public init(naming: Naming, fields: [String: String]) {
+    package init(naming: Naming, fields: [String: String]) {
         (self.naming, self.fields) = (naming, fields)
     }
 
     /// `.convexHull` when the record has an `hb` field, else `.classic`.
-    public var variant: Variant { fields["hb"] != nil ? .convexHull : .classic }
+    package var variant: Variant { fields["hb"] != nil ? .convexHull : .classic }
 
     /// Which space-separated components of which fields are pixel positions or lengths in the
     /// `width` × `height` frame, and on which axis: the rescaler multiplies exactly these.
@@ -76,14 +76,14 @@ public struct RedEyeCorrection: Equatable, Sendable {
 }
 
 extension RedEyeCorrections: SingleAdjustmentXMPFilter, ColourFilter {
-    public static let filterName = "CIRedEyeCorrections"
-    public static let role = FilterRole.storedPositional
+    package static let filterName = "CIRedEyeCorrections"
+    package static let role = FilterRole.storedPositional
     /// The required numbers; `RedEyeModel` and `RedEyeCorrections` are optional.
     private static let requiredNames = ["RedEyeW", "RedEyeH", "RedEyeISV", "RedEyeOrt", "RedEyeSNR"]
     private static let modelName = "RedEyeModel", correctionsName = "RedEyeCorrections"
     static let xmpPropertyNames = requiredNames + [modelName, correctionsName]
 
-    public var parameterValues: [(String, ParameterValue)] {
+    package var parameterValues: [(String, ParameterValue)] {
         var list: [(String, ParameterValue)] = [
             ("Width", .number(width)), ("Height", .number(height)), ("ISV", .number(isv)),
             ("Ort", .number(ort)), ("SNR", .number(snr))]
@@ -95,10 +95,10 @@ extension RedEyeCorrections: SingleAdjustmentXMPFilter, ColourFilter {
         return list
     }
 
-    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .approximate }
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .approximate }
 
     /// The frame becomes the decoded size; the pixel fields are multiplied by sx or sy.
-    public func rescaled(by factors: RescaleFactors) -> RedEyeCorrections {
+    package func rescaled(by factors: RescaleFactors) -> RedEyeCorrections {
         var copy = self
         copy.width = Double(factors.decodedSize.width)
         copy.height = Double(factors.decodedSize.height)
@@ -195,7 +195,7 @@ extension RedEyeCorrection {
 
 extension EditChain {
     /// `CIRedEyeCorrections`, applied first, to the stored image.
-    public var redEye: RedEyeCorrections? {
+    package var redEye: RedEyeCorrections? {
         get { self[RedEyeCorrections.self] }
         set { self[RedEyeCorrections.self] = newValue }
     }

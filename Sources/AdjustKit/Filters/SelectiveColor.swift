@@ -10,12 +10,12 @@
 /// smoothstep(0.02, 0.2, chroma) — only the picked hue range, never greys — and the weighted
 /// shifts add up: hue + Σw·hueShift, saturation · Π(1 + w·saturation/100), lightness +
 /// Σw·luminance/200.
-public struct SelectiveColor: Equatable, Sendable {
-    public struct Correction: Equatable, Sendable {
-        public var red: Double, green: Double, blue: Double
-        public var hueShift: Double, saturation: Double, luminance: Double
+package struct SelectiveColor: Equatable, Sendable {
+    package struct Correction: Equatable, Sendable {
+        package var red: Double, green: Double, blue: Double
+        package var hueShift: Double, saturation: Double, luminance: Double
 
-        public init(red: Double, green: Double, blue: Double, hueShift: Double = 0, saturation: Double = 0,
+        package init(red: Double, green: Double, blue: Double, hueShift: Double = 0, saturation: Double = 0,
                     luminance: Double = 0) {
             (self.red, self.green, self.blue) = (red, green, blue)
             (self.hueShift, self.saturation, self.luminance) = (hueShift, saturation, luminance)
@@ -27,25 +27,27 @@ public struct SelectiveColor: Equatable, Sendable {
         }
     }
 
-    public var corrections: [Correction]
+    package var corrections: [Correction]
 
-    public init(corrections: [Correction]) { self.corrections = corrections }
+    package init(corrections: [Correction]) { self.corrections = corrections }
 }
 
 extension SelectiveColor: ColourFilter, AAEAdjustmentFilter {
-    public static let filterName = "RKSelectiveColorOperation"
-    public static let role = FilterRole.storedColour
+    package static let filterName = "RKSelectiveColorOperation"
+    package static let role = FilterRole.storedColour
     static let aaeIdentifier = "RKSelectiveColorOperation"
+    /// A model fitted to Apple's renders (docs/spec/modern-adjustments.md), not Apple's formula.
+    static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel { .approximate }
 
-    public var parameterValues: [(String, ParameterValue)] {
+    package var parameterValues: [(String, ParameterValue)] {
         [("Corrections", .list(corrections.map {
             [("Red", .number($0.red)), ("Green", .number($0.green)), ("Blue", .number($0.blue)),
              ("HueShift", .number($0.hueShift)), ("Saturation", .number($0.saturation)), ("Luminance", .number($0.luminance))]
         }))]
     }
-    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .approximate }
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .approximate }
     /// Unit-free.
-    public func rescaled(by factors: RescaleFactors) -> SelectiveColor { self }
+    package func rescaled(by factors: RescaleFactors) -> SelectiveColor { self }
 
     /// nil when no correction changes anything.
     static func read(aae adjustment: AAEAdjustment, assumptions: AAEAssumptions) throws(AAEError) -> SelectiveColor? {

@@ -1,8 +1,8 @@
 /// One item of `aas:Filters`: a Core Image filter name followed by `,Key=Value` pairs
 /// (xmp-format.md §6). Kept exactly as parsed so that unknown filters survive a round trip.
-public struct SerializedFilter: Equatable, Sendable {
+package struct SerializedFilter: Equatable, Sendable {
     /// A parameter value as written: a number, a `[x y …]` vector, a `"quoted"` string, or `nil`.
-    public enum Value: Equatable, Sendable {
+    package enum Value: Equatable, Sendable {
         case number(Double)
         case vector([Double])
         case text(String)
@@ -10,17 +10,17 @@ public struct SerializedFilter: Equatable, Sendable {
     }
 
     /// One `Key=Value` pair of the item.
-    public struct Parameter: Equatable, Sendable {
+    package struct Parameter: Equatable, Sendable {
         /// The Core Image input key without the `input` prefix, e.g. `EV`.
-        public var key: String
+        package var key: String
         /// The parsed value.
-        public var value: Value
+        package var value: Value
         /// The pair `key`=`value`.
-        public init(key: String, value: Value) { (self.key, self.value) = (key, value) }
+        package init(key: String, value: Value) { (self.key, self.value) = (key, value) }
     }
 
     /// What the renderer makes of an item.
-    public enum Meaning: Equatable, Sendable {
+    package enum Meaning: Equatable, Sendable {
         case photoEffect(PhotoEffect)
         case exposure(ExposureAdjust)
         /// A name this project does not know, or a known name with parameters it cannot use.
@@ -28,22 +28,22 @@ public struct SerializedFilter: Equatable, Sendable {
     }
 
     /// The Core Image filter name, e.g. `CIPhotoEffectNoir`.
-    public var name: String
+    package var name: String
     /// The `Key=Value` pairs in written order.
-    public var parameters: [Parameter]
+    package var parameters: [Parameter]
 
     /// An item named `name` with `parameters` in order (none by default).
-    public init(name: String, parameters: [Parameter] = []) {
+    package init(name: String, parameters: [Parameter] = []) {
         (self.name, self.parameters) = (name, parameters)
     }
 
     /// The value of the first parameter whose key is exactly `key`, or nil.
-    public func parameter(_ key: String) -> Value? {
+    package func parameter(_ key: String) -> Value? {
         parameters.first { $0.key == key }?.value
     }
 
     /// A photo effect by name, `CIExposureAdjust` with a numeric `EV`, otherwise `.unsupported`.
-    public var meaning: Meaning {
+    package var meaning: Meaning {
         if let effect = PhotoEffect(rawValue: name) { return .photoEffect(effect) }
         if let exposure = ExposureAdjust(serialized: self) { return .exposure(exposure) }
         return .unsupported
@@ -51,13 +51,13 @@ public struct SerializedFilter: Equatable, Sendable {
 }
 
 extension SerializedFilter: AdjustmentXMPFilter, ColourFilter {
-    public static let filterName = "aas:Filters item"
-    public static let role = FilterRole.outputColour
+    package static let filterName = "aas:Filters item"
+    package static let role = FilterRole.outputColour
     static let xmpPropertyNames = ["Filters"]
 
-    public var stepName: String { name }
+    package var stepName: String { name }
 
-    public var parameterValues: [(String, ParameterValue)] {
+    package var parameterValues: [(String, ParameterValue)] {
         parameters.map { parameter in
             switch parameter.value {
             case .number(let n): return (parameter.key, .number(n))
@@ -68,7 +68,7 @@ extension SerializedFilter: AdjustmentXMPFilter, ColourFilter {
         }
     }
 
-    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport {
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport {
         switch meaning {
         case .exposure: return .exact
         case .photoEffect(let effect): return effect.support(exactEffects: exactEffects)
@@ -77,7 +77,7 @@ extension SerializedFilter: AdjustmentXMPFilter, ColourFilter {
     }
 
     /// Unit-free (the known items; an unknown item is never rendered).
-    public func rescaled(by factors: RescaleFactors) -> SerializedFilter { self }
+    package func rescaled(by factors: RescaleFactors) -> SerializedFilter { self }
 
     /// The `aas:Filters` array, item by item (xmp-format.md §6).
     static func readAll(from xmp: inout AdjustmentXMPReader, chain: EditChain) throws(ChainError) -> [SerializedFilter] {
@@ -108,7 +108,7 @@ extension SerializedFilter: AdjustmentXMPFilter, ColourFilter {
 
 extension EditChain {
     /// The `aas:Filters` items in array order, applied after the geometry, to the output.
-    public var serializedFilters: [SerializedFilter] {
+    package var serializedFilters: [SerializedFilter] {
         get { all(SerializedFilter.self) }
         set { setAll(SerializedFilter.self, newValue) }
     }

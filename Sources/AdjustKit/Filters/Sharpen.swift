@@ -8,12 +8,12 @@
 /// lightness of its (2ρ + 1)² box, ρ = 1 + 2·falloff stored pixels (rescaled with the decode, at
 /// least 1): L′ = L + 1.5·intensity·w·(L − m), w = min(1, |L − m| / (0.05·edges)) (1 when edges is 0)
 /// — a larger Edges value leaves low-contrast texture (noise) alone and sharpens the edges.
-public struct Sharpen: Equatable, Sendable {
-    public var intensity: Double, edges: Double, falloff: Double
+package struct Sharpen: Equatable, Sendable {
+    package var intensity: Double, edges: Double, falloff: Double
     /// ρ, the box's radius in the chain's frame (stored pixels, or decoded ones once rescaled).
-    public var radius: Double
+    package var radius: Double
 
-    public init(intensity: Double, edges: Double = 1, falloff: Double = 1, radius: Double? = nil) {
+    package init(intensity: Double, edges: Double = 1, falloff: Double = 1, radius: Double? = nil) {
         (self.intensity, self.edges, self.falloff) = (intensity, edges, falloff)
         self.radius = radius ?? 1 + 2 * min(1, max(0, falloff))
     }
@@ -22,17 +22,19 @@ public struct Sharpen: Equatable, Sendable {
 }
 
 extension Sharpen: NeighbourhoodFilter, AAEAdjustmentFilter {
-    public static let filterName = "RKProSharpenOperation"
-    public static let role = FilterRole.storedColour
+    package static let filterName = "RKProSharpenOperation"
+    package static let role = FilterRole.storedColour
     static let aaeIdentifier = "RKProSharpenOperation"
+    /// A model fitted to Apple's renders (docs/spec/modern-adjustments.md), not Apple's formula.
+    static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel { .approximate }
 
-    public var parameterValues: [(String, ParameterValue)] {
+    package var parameterValues: [(String, ParameterValue)] {
         [("Sharpness", .number(intensity)), ("EdgeScale", .number(edges)), ("Falloff", .number(falloff)),
          ("Radius", .number(radius))]
     }
-    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .approximate }
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .approximate }
     /// The box's radius is in pixels: it scales with the decode.
-    public func rescaled(by factors: RescaleFactors) -> Sharpen {
+    package func rescaled(by factors: RescaleFactors) -> Sharpen {
         var value = self
         value.radius = radius * factors.sx
         return value

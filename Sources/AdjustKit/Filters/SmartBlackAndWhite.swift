@@ -26,12 +26,12 @@ import Foundation
 ///    of the pixel's colour; `offsetTone` t: v ← v − 0.9·t·v(1 − v)(1 − 2v).
 /// `offsetGrain` is read but grain is not rendered (the note says so when it is not 0);
 /// `statistics` and `auto` are ignored.
-public struct SmartBlackAndWhite: Equatable, Sendable {
+package struct SmartBlackAndWhite: Equatable, Sendable {
     /// `inputBlackAndWhite`, the filter hue, −1…1.
-    public var hue: Double
-    public var offsetStrength: Double, offsetTone: Double, offsetNeutralGamma: Double, offsetGrain: Double, offsetHue: Double
+    package var hue: Double
+    package var offsetStrength: Double, offsetTone: Double, offsetNeutralGamma: Double, offsetGrain: Double, offsetHue: Double
 
-    public init(hue: Double, offsetStrength: Double = 0, offsetTone: Double = 0, offsetNeutralGamma: Double = 0,
+    package init(hue: Double, offsetStrength: Double = 0, offsetTone: Double = 0, offsetNeutralGamma: Double = 0,
                 offsetGrain: Double = 0, offsetHue: Double = 0) {
         (self.hue, self.offsetStrength, self.offsetTone) = (hue, offsetStrength, offsetTone)
         (self.offsetNeutralGamma, self.offsetGrain, self.offsetHue) = (offsetNeutralGamma, offsetGrain, offsetHue)
@@ -60,18 +60,20 @@ public struct SmartBlackAndWhite: Equatable, Sendable {
 }
 
 extension SmartBlackAndWhite: ColourFilter, AAEAdjustmentFilter {
-    public static let filterName = "SmartBlackAndWhite"
-    public static let role = FilterRole.storedColour
+    package static let filterName = "SmartBlackAndWhite"
+    package static let role = FilterRole.storedColour
     static let aaeIdentifier = "SmartBlackAndWhite"
+    /// A model fitted to Apple's renders (docs/spec/modern-adjustments.md), not Apple's formula.
+    static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel { .approximate }
 
-    public var parameterValues: [(String, ParameterValue)] {
+    package var parameterValues: [(String, ParameterValue)] {
         [("Hue", .number(hue)), ("OffsetStrength", .number(offsetStrength)), ("OffsetTone", .number(offsetTone)),
          ("OffsetNeutralGamma", .number(offsetNeutralGamma)), ("OffsetGrain", .number(offsetGrain)),
          ("OffsetHue", .number(offsetHue))]
     }
-    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .approximate }
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .approximate }
     /// Unit-free (grain, which would scale, is not rendered).
-    public func rescaled(by factors: RescaleFactors) -> SmartBlackAndWhite { self }
+    package func rescaled(by factors: RescaleFactors) -> SmartBlackAndWhite { self }
 
     /// `inputBlackAndWhite` and each offset −1…1 (clamped; refused beyond ±3). Never nil.
     static func read(aae a: AAEAdjustment, assumptions: AAEAssumptions) throws(AAEError) -> SmartBlackAndWhite? {

@@ -16,14 +16,14 @@
 ///    k = (1 + oSaturation)·(1 + oContrast·(S − 0.5)), S = (max − min)/max of P — colour contrast
 ///    saturates the saturated colours and mutes the muted ones [I];
 /// 3. cast: the Warmth gains of `WhiteBalance` (`warmTint`) at warmth 0.5·oCast — positive warmer [I].
-public struct SmartColor: Equatable, Sendable {
+package struct SmartColor: Equatable, Sendable {
     /// `inputColor`, −1…1.
-    public var color: Double
-    public var offsetSaturation: Double, offsetContrast: Double, offsetCast: Double
+    package var color: Double
+    package var offsetSaturation: Double, offsetContrast: Double, offsetCast: Double
     /// `statistics.satPercentile75`, `satPercentile98` and `satPercentileG98`, nil when absent.
-    public var saturationPercentile75: Double?, saturationPercentile98: Double?, saturationPercentileG98: Double?
+    package var saturationPercentile75: Double?, saturationPercentile98: Double?, saturationPercentileG98: Double?
 
-    public init(color: Double, offsetSaturation: Double = 0, offsetContrast: Double = 0, offsetCast: Double = 0,
+    package init(color: Double, offsetSaturation: Double = 0, offsetContrast: Double = 0, offsetCast: Double = 0,
                 saturationPercentile75: Double? = nil, saturationPercentile98: Double? = nil,
                 saturationPercentileG98: Double? = nil) {
         (self.color, self.offsetSaturation, self.offsetContrast, self.offsetCast) =
@@ -54,17 +54,19 @@ public struct SmartColor: Equatable, Sendable {
 }
 
 extension SmartColor: ColourFilter, AAEAdjustmentFilter {
-    public static let filterName = "SmartColor"
-    public static let role = FilterRole.storedColour
+    package static let filterName = "SmartColor"
+    package static let role = FilterRole.storedColour
     static let aaeIdentifier = "SmartColor"
+    /// A model fitted to Apple's renders (docs/spec/modern-adjustments.md), not Apple's formula.
+    static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel { .approximate }
 
-    public var parameterValues: [(String, ParameterValue)] {
+    package var parameterValues: [(String, ParameterValue)] {
         [("Color", .number(color)), ("OffsetSaturation", .number(offsetSaturation)),
          ("OffsetContrast", .number(offsetContrast)), ("OffsetCast", .number(offsetCast))]
     }
-    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .approximate }
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .approximate }
     /// Unit-free.
-    public func rescaled(by factors: RescaleFactors) -> SmartColor { self }
+    package func rescaled(by factors: RescaleFactors) -> SmartColor { self }
 
     /// Each value −1…1 (clamped; refused beyond ±3); nil when all are within 0.001 of 0.
     static func read(aae a: AAEAdjustment, assumptions: AAEAssumptions) throws(AAEError) -> SmartColor? {

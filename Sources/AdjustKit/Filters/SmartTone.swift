@@ -24,15 +24,15 @@ import Foundation
 /// normalised Gaussian of σ = 1 cell, evaluated once on a grid of 8 × 8 knots a cell and read
 /// bilinearly per pixel. Without a usable map (absent or malformed) stage 3a is left out and the
 /// note says so; the kernel is then per colour. `inputRawHighlights` and `auto` are ignored.
-public struct SmartTone: Equatable, Sendable {
+package struct SmartTone: Equatable, Sendable {
     /// `inputLight`, −1…1.
-    public var light: Double
-    public var offsetExposure: Double, offsetContrast: Double, offsetBrightness: Double
-    public var offsetShadows: Double, offsetHighlights: Double, offsetBlackPoint: Double, offsetLocalLight: Double
+    package var light: Double
+    package var offsetExposure: Double, offsetContrast: Double, offsetBrightness: Double
+    package var offsetShadows: Double, offsetHighlights: Double, offsetBlackPoint: Double, offsetLocalLight: Double
     /// The stored `statistics`; nil when the edit has none.
-    public var statistics: SmartToneStatistics?
+    package var statistics: SmartToneStatistics?
 
-    public init(light: Double, offsetExposure: Double = 0, offsetContrast: Double = 0, offsetBrightness: Double = 0,
+    package init(light: Double, offsetExposure: Double = 0, offsetContrast: Double = 0, offsetBrightness: Double = 0,
                 offsetShadows: Double = 0, offsetHighlights: Double = 0, offsetBlackPoint: Double = 0,
                 offsetLocalLight: Double = 0, statistics: SmartToneStatistics? = nil) {
         (self.light, self.offsetExposure, self.offsetContrast, self.offsetBrightness) =
@@ -60,16 +60,16 @@ public struct SmartTone: Equatable, Sendable {
 
 /// SmartTone's stored `statistics` (modern-adjustments.md §2, aae-format.md §10): the named numbers
 /// (nil when absent or not numbers) and the light map.
-public struct SmartToneStatistics: Equatable, Sendable {
-    public var p02: Double?, p10: Double?, p25: Double?, p50: Double?, p98: Double?
-    public var blackPoint: Double?, whitePoint: Double?, tonalRange: Double?, highKey: Double?
-    public var autoValue: Double?, localAutoValue: Double?
+package struct SmartToneStatistics: Equatable, Sendable {
+    package var p02: Double?, p10: Double?, p25: Double?, p50: Double?, p98: Double?
+    package var blackPoint: Double?, whitePoint: Double?, tonalRange: Double?, highKey: Double?
+    package var autoValue: Double?, localAutoValue: Double?
     /// The decoded map; nil when absent or malformed (`lightMapProblem` says which).
-    public var lightMap: SmartToneLightMap?
+    package var lightMap: SmartToneLightMap?
     /// Why there is no map: "absent", or what is wrong with it.
-    public var lightMapProblem: String?
+    package var lightMapProblem: String?
 
-    public init(lightMap: SmartToneLightMap? = nil, lightMapProblem: String? = nil) {
+    package init(lightMap: SmartToneLightMap? = nil, lightMapProblem: String? = nil) {
         (self.lightMap, self.lightMapProblem) = (lightMap, lightMapProblem)
     }
 
@@ -94,18 +94,18 @@ public struct SmartToneStatistics: Equatable, Sendable {
 /// (byte 2k plane 0, byte 2k + 1 plane 1), cells row-major from the top-left, the grid stretched
 /// over the stored image. Plane 0 ≈ 255·(0.72·median + 0.04) of the cell's linear mean level, plane
 /// 1 its 98th percentile.
-public struct SmartToneLightMap: Equatable, Sendable {
-    public static let cells = 31
-    public static let byteCount = cells * cells * 2
+package struct SmartToneLightMap: Equatable, Sendable {
+    package static let cells = 31
+    package static let byteCount = cells * cells * 2
     /// The 1922 bytes as stored.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
-    public init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard bytes.count == Self.byteCount else { return nil }
         self.bytes = bytes
     }
 
-    public init?(base64 text: String) {
+    package init?(base64 text: String) {
         guard text.utf8.count < 16_384, let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
             return nil
         }
@@ -113,7 +113,7 @@ public struct SmartToneLightMap: Equatable, Sendable {
     }
 
     /// Plane `plane` (0 or 1) of the cell in row `row`, column `column`, in [0, 1].
-    public func value(plane: Int, row: Int, column: Int) -> Double {
+    package func value(plane: Int, row: Int, column: Int) -> Double {
         Double(bytes[(row * Self.cells + column) * 2 + plane]) / 255
     }
 }
@@ -187,19 +187,21 @@ struct SmoothedLightMap: Sendable {
 }
 
 extension SmartTone: ColourFilter, AAEAdjustmentFilter {
-    public static let filterName = "SmartTone"
-    public static let role = FilterRole.storedColour
+    package static let filterName = "SmartTone"
+    package static let role = FilterRole.storedColour
     static let aaeIdentifier = "SmartTone"
+    /// A model fitted to Apple's renders (docs/spec/modern-adjustments.md), not Apple's formula.
+    static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel { .approximate }
 
-    public var parameterValues: [(String, ParameterValue)] {
+    package var parameterValues: [(String, ParameterValue)] {
         [("Light", .number(light)), ("OffsetExposure", .number(offsetExposure)), ("OffsetContrast", .number(offsetContrast)),
          ("OffsetBrightness", .number(offsetBrightness)), ("OffsetShadows", .number(offsetShadows)),
          ("OffsetHighlights", .number(offsetHighlights)), ("OffsetBlackPoint", .number(offsetBlackPoint)),
          ("OffsetLocalLight", .number(offsetLocalLight))]
     }
-    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .approximate }
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .approximate }
     /// Unit-free.
-    public func rescaled(by factors: RescaleFactors) -> SmartTone { self }
+    package func rescaled(by factors: RescaleFactors) -> SmartTone { self }
 
     /// Each value −1…1 (clamped; refused beyond ±3); nil when all are within 0.001 of 0.
     /// `statistics` is read leniently (`SmartToneStatistics`): a missing or malformed part only

@@ -1,24 +1,24 @@
 /// `CIToneCurve`: five control points (inputPoint0…4, `aas:Curve0x` … `aas:Curve4y`), each in [0, 1].
-public struct ToneCurve: Equatable, Sendable {
+package struct ToneCurve: Equatable, Sendable {
     /// `inputPoint0…4` as (input, output) pairs on sRGB-encoded values in [0, 1], as written;
     /// the renderer sorts them by x and drops a repeated x.
-    public var points: [Point]
+    package var points: [Point]
     /// Stores `points` as given, unsorted.
-    public init(points: [Point]) { self.points = points }
+    package init(points: [Point]) { self.points = points }
 }
 
 extension ToneCurve: SingleAdjustmentXMPFilter, ColourFilter {
-    public static let filterName = "CIToneCurve"
-    public static let role = FilterRole.storedColour
+    package static let filterName = "CIToneCurve"
+    package static let role = FilterRole.storedColour
     static let xmpPropertyNames = ["Curve0x", "Curve0y", "Curve1x", "Curve1y", "Curve2x", "Curve2y",
                                    "Curve3x", "Curve3y", "Curve4x", "Curve4y"]
 
-    public var parameterValues: [(String, ParameterValue)] {
+    package var parameterValues: [(String, ParameterValue)] {
         points.enumerated().map { ("Point\($0.offset)", .numbers([$0.element.x, $0.element.y])) }
     }
-    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .exact }
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .exact }
     /// Unit-free.
-    public func rescaled(by factors: RescaleFactors) -> ToneCurve { self }
+    package func rescaled(by factors: RescaleFactors) -> ToneCurve { self }
 
     static func read(from xmp: inout AdjustmentXMPReader, chain: EditChain) throws(ChainError) -> ToneCurve? {
         guard xmp.hasAll(xmpPropertyNames, of: filterName) else { return nil }
@@ -67,7 +67,7 @@ struct ToneCurveKernel: PixelKernel {
 
 extension EditChain {
     /// `CIToneCurve`, applied to the stored image.
-    public var toneCurve: ToneCurve? {
+    package var toneCurve: ToneCurve? {
         get { self[ToneCurve.self] }
         set { self[ToneCurve.self] = newValue }
     }

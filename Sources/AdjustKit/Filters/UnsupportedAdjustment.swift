@@ -3,34 +3,34 @@
 /// read). It is kept in the chain so that `inspect` shows it; a render leaves it out and names it
 /// (`Rendering.notReplayed`), or refuses the edit when asked to be strict
 /// (`ColourOptions.skipUnknownFilters` false, the CLI's `--strict`).
-public struct UnsupportedAdjustment: Equatable, Sendable {
+package struct UnsupportedAdjustment: Equatable, Sendable {
     /// The adjustment's identifier, with what makes it unsupported where the identifier alone
     /// does not say (e.g. `Effect (Vivid)`).
-    public var name: String
+    package var name: String
     /// True when the identifier is not in the spec's table at all.
-    public var isUnknown: Bool
+    package var isUnknown: Bool
     /// Why a supported adjustment could not be read (a setting's type or range), or nil.
-    public var reason: String?
+    package var reason: String?
 
-    public init(name: String, isUnknown: Bool = false, reason: String? = nil) {
+    package init(name: String, isUnknown: Bool = false, reason: String? = nil) {
         (self.name, self.isUnknown, self.reason) = (name, isUnknown, reason)
     }
 
     /// The name, with the reason when there is one: what the "not replayed" line says.
-    public var description: String { reason.map { "\(name) (\($0))" } ?? name }
+    package var description: String { reason.map { "\(name) (\($0))" } ?? name }
 }
 
 extension UnsupportedAdjustment: EditFilter, ColourFilter {
-    public static let filterName = "unsupported adjustment"
+    package static let filterName = "unsupported adjustment"
     /// Where Apple's pipeline runs most of them: on the stored image, before the geometry.
-    public static let role = FilterRole.storedColour
+    package static let role = FilterRole.storedColour
 
-    public var stepName: String { name }
-    public var parameterValues: [(String, ParameterValue)] {
+    package var stepName: String { name }
+    package var parameterValues: [(String, ParameterValue)] {
         (isUnknown ? [("Known", .text("no"))] : []) + (reason.map { [("Reason", .text($0))] } ?? [])
     }
-    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .unsupported }
-    public func rescaled(by factors: RescaleFactors) -> UnsupportedAdjustment { self }
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .unsupported }
+    package func rescaled(by factors: RescaleFactors) -> UnsupportedAdjustment { self }
 
     func colourStage(options: ColourOptions) throws(RenderError) -> ColourStage {
         guard options.skipUnknownFilters else { throw .unsupportedAdjustments([description]) }
@@ -41,8 +41,8 @@ extension UnsupportedAdjustment: EditFilter, ColourFilter {
 extension EditChain {
     /// The modern Photos adjustments this chain holds but a render leaves out (not strict), one
     /// entry each, as the warning line and the batch record's `notReplayed` name them.
-    public var notReplayed: [String] { all(UnsupportedAdjustment.self).map(\.description) }
+    package var notReplayed: [String] { all(UnsupportedAdjustment.self).map(\.description) }
 
     /// True when every step is one that is not replayed: rendering would give the unedited photo.
-    public var replaysNothing: Bool { !isEmpty && filters.allSatisfy { $0 is UnsupportedAdjustment } }
+    package var replaysNothing: Bool { !isEmpty && filters.allSatisfy { $0 is UnsupportedAdjustment } }
 }

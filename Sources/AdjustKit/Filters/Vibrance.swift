@@ -1,21 +1,21 @@
 /// `CIVibrance` (`aas:Vibrance`). `amount` is stored as written; the renderer clamps it to
 /// [−1, 1] (filters.md §1).
-public struct Vibrance: Equatable, Sendable {
+package struct Vibrance: Equatable, Sendable {
     /// `inputAmount` (`aas:Vibrance`), as written; rendered clamped to [−1, 1].
-    public var amount: Double
+    package var amount: Double
     /// Stores `amount` unclamped.
-    public init(amount: Double) { self.amount = amount }
+    package init(amount: Double) { self.amount = amount }
 }
 
 extension Vibrance: SingleAdjustmentXMPFilter, ColourFilter {
-    public static let filterName = "CIVibrance"
-    public static let role = FilterRole.storedColour
+    package static let filterName = "CIVibrance"
+    package static let role = FilterRole.storedColour
     static let xmpPropertyNames = ["Vibrance"]
 
-    public var parameterValues: [(String, ParameterValue)] { [("Amount", .number(amount))] }
-    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .exact }
+    package var parameterValues: [(String, ParameterValue)] { [("Amount", .number(amount))] }
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .exact }
     /// Unit-free.
-    public func rescaled(by factors: RescaleFactors) -> Vibrance { self }
+    package func rescaled(by factors: RescaleFactors) -> Vibrance { self }
 
     static func read(from xmp: inout AdjustmentXMPReader, chain: EditChain) throws(ChainError) -> Vibrance? {
         guard xmp.hasAll(xmpPropertyNames, of: filterName) else { return nil }
@@ -65,7 +65,7 @@ struct VibranceKernel: PixelKernel {
 
 extension EditChain {
     /// `CIVibrance`, applied to the stored image.
-    public var vibrance: Vibrance? {
+    package var vibrance: Vibrance? {
         get { self[Vibrance.self] }
         set { self[Vibrance.self] = newValue }
     }

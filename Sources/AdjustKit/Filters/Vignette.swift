@@ -19,21 +19,21 @@ import Foundation
 /// Ranges: intensity −1…1, radius and falloff 0…1 (clamped; refused beyond −3…3 and −1…2);
 /// radius and falloff default to 0.5 when absent. Unit-free: the radius is relative to the
 /// output, so a reduced render needs no rescale.
-public struct Vignette: Equatable, Sendable {
-    public var intensity: Double, radius: Double, falloff: Double
+package struct Vignette: Equatable, Sendable {
+    package var intensity: Double, radius: Double, falloff: Double
 
-    public init(intensity: Double, radius: Double = 0.5, falloff: Double = 0.5) {
+    package init(intensity: Double, radius: Double = 0.5, falloff: Double = 0.5) {
         (self.intensity, self.radius, self.falloff) = (intensity, radius, falloff)
     }
 
     /// i′ of spec §6.
-    public var effectiveIntensity: Double {
+    package var effectiveIntensity: Double {
         let i = min(1, max(-1, intensity))
         return i < 0 ? -pow(-i, 0.6) : pow(i, 0.6)
     }
 
     /// r′ of spec §6: the radius as a fraction of the output's longer side.
-    public var effectiveRadius: Double {
+    package var effectiveRadius: Double {
         let r = 1 - min(1, max(0, radius))
         return intensity < 0 ? 0.4 * (r - 0.5) + 0.7 : 0.3 * (r - 0.5) + 0.5
     }
@@ -42,16 +42,18 @@ public struct Vignette: Equatable, Sendable {
 
 
 extension Vignette: ColourFilter, AAEAdjustmentFilter {
-    public static let filterName = "DGVignetteEffectOperation"
-    public static let role = FilterRole.outputPositional
+    package static let filterName = "DGVignetteEffectOperation"
+    package static let role = FilterRole.outputPositional
     static let aaeIdentifier = "DGVignetteEffectOperation"
+    /// A model fitted to Apple's renders (docs/spec/modern-adjustments.md), not Apple's formula.
+    static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel { .approximate }
 
-    public var parameterValues: [(String, ParameterValue)] {
+    package var parameterValues: [(String, ParameterValue)] {
         [("Intensity", .number(intensity)), ("Radius", .number(radius)), ("Falloff", .number(falloff))]
     }
-    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .approximate }
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .approximate }
     /// Unit-free: the radius is a fraction of the output's size.
-    public func rescaled(by factors: RescaleFactors) -> Vignette { self }
+    package func rescaled(by factors: RescaleFactors) -> Vignette { self }
 
     /// nil when |i′| < 0.002 (no pixel changes by a code).
     static func read(aae adjustment: AAEAdjustment, assumptions: AAEAssumptions) throws(AAEError) -> Vignette? {

@@ -26,17 +26,17 @@ import Foundation
 ///
 /// Every gain kernel multiplies linear light, so black stays black and any neutral grey stays
 /// grey when the settings are neutral (the read returns nil then).
-public struct WhiteBalance: Equatable, Sendable {
+package struct WhiteBalance: Equatable, Sendable {
     /// The `colorType` and its settings.
-    public enum Kind: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable {
         case faceBalance(FaceBalance)
         case temperatureTint(temperature: Double, tint: Double)
         case warmthTint(warmth: Double, tint: Double, face: Double)
         case neutralGray(y: Double, i: Double, q: Double, warmth: Double)
     }
 
-    public var kind: Kind
-    public init(_ kind: Kind) { self.kind = kind }
+    package var kind: Kind
+    package init(_ kind: Kind) { self.kind = kind }
 
     /// The `colorType` names, in the file's spelling.
     static let colorTypes = ["faceBalance", "tempTint", "warmTint", "neutralGray"]
@@ -121,11 +121,23 @@ public struct WhiteBalance: Equatable, Sendable {
 }
 
 extension WhiteBalance: ColourFilter, AAEAdjustmentFilter {
-    public static let filterName = "WhiteBalance"
-    public static let role = FilterRole.storedColour
+    package static let filterName = "WhiteBalance"
+    package static let role = FilterRole.storedColour
     static let aaeIdentifier = "WhiteBalance"
 
-    public var stepName: String {
+    /// Strong for `faceBalance` (the structure is known, a constant inferred); approximate for the
+    /// other kinds. `colorType` is a name, or the number real macOS 10.15 files store.
+    static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel {
+        let colorType: String?
+        switch adjustment.settings["colorType"] {
+        case .number(let n)?: colorType = numberedColorTypes[n]
+        case let other?: colorType = other.stringValue
+        case nil: colorType = nil
+        }
+        return colorType == "faceBalance" ? .strong : .approximate
+    }
+
+    package var stepName: String {
         switch kind {
         case .faceBalance: return "WhiteBalance (faceBalance)"
         case .temperatureTint: return "WhiteBalance (tempTint)"
@@ -134,7 +146,7 @@ extension WhiteBalance: ColourFilter, AAEAdjustmentFilter {
         }
     }
 
-    public var parameterValues: [(String, ParameterValue)] {
+    package var parameterValues: [(String, ParameterValue)] {
         switch kind {
         case .faceBalance(let f):
             return [("FaceI", .number(f.origI)), ("FaceQ", .number(f.origQ)), ("FaceStrength", .number(f.strength)),
@@ -147,13 +159,13 @@ extension WhiteBalance: ColourFilter, AAEAdjustmentFilter {
         }
     }
 
-    public func support(exactEffects: Set<PhotoEffect>) -> StepSupport {
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport {
         if case .faceBalance = kind { return .strong }
         return .approximate
     }
 
     /// Unit-free.
-    public func rescaled(by factors: RescaleFactors) -> WhiteBalance { self }
+    package func rescaled(by factors: RescaleFactors) -> WhiteBalance { self }
 
     /// `colorType` is a name or, as in real macOS 10.15 files, a number (1 = faceBalance; other
     /// numbers are refused). nil when `isDefaults` is true, or when the settings change nothing

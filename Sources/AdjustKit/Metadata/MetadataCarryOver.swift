@@ -7,13 +7,18 @@ public struct MetadataOptions: Sendable {
     public var stripAll = false
     /// What the output was made from, recorded in its XMP (`Provenance`); nil records nothing.
     /// Written with `stripAll` too, as the only metadata, and into PNG outputs as an iTXt chunk.
-    public var provenance: Provenance?
+    package var provenance: Provenance?
     /// Leave the original's XMP out without a word: the edit reader already said it could not
     /// read it (`EditSource.unreadableXMP`), so the one warning is that one. Set by `PhotoEdit`.
     var leaveOutXMP = false
 
-    /// Defaults: carry everything, GPS included; no provenance.
-    public init(stripGPS: Bool = false, stripAll: Bool = false, provenance: Provenance? = nil) {
+    /// Defaults: carry everything, GPS included.
+    public init(stripGPS: Bool = false, stripAll: Bool = false) {
+        self.init(stripGPS: stripGPS, stripAll: stripAll, provenance: nil)
+    }
+
+    /// With a provenance record to write into the output's XMP (`adjust batch`).
+    package init(stripGPS: Bool = false, stripAll: Bool = false, provenance: Provenance?) {
         self.stripGPS = stripGPS
         self.stripAll = stripAll
         self.provenance = provenance
@@ -46,7 +51,7 @@ public struct MetadataOptions: Sendable {
 /// every other APPn segment — MPF (APP2: its offsets describe the original file), Photoshop/IPTC
 /// (APP13), Adobe (APP14), JFIF/JFXX of the original (APP0) and the rest — as well as COM
 /// segments.
-public enum MetadataCarryOver {
+package enum MetadataCarryOver {
     static let exifSignature = Array("Exif\0\0".utf8)
     private static let xmpSignature = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
     private static let extendedXMPSignature = Array("http://ns.adobe.com/xmp/extension/\0".utf8)
@@ -61,7 +66,7 @@ public enum MetadataCarryOver {
     /// broken segment structure, EXIF libexif cannot load, XMP that is not well-formed or has a
     /// DOCTYPE, a rewritten segment over 65 533 bytes, inconsistent ICC chunks) is dropped and a
     /// one-line warning is returned for it.
-    public static func carryOver(from original: [UInt8], into encoded: [UInt8], outputSize: PixelSize,
+    package static func carryOver(from original: [UInt8], into encoded: [UInt8], outputSize: PixelSize,
                                  options: MetadataOptions) -> (jpeg: [UInt8], warnings: [String]) {
         if options.stripAll && options.provenance == nil { return (encoded, []) }
         guard let encodedSegments = JPEGHeaderSegments.walk(encoded) else {

@@ -5,44 +5,44 @@ import Foundation
 ///
 /// As a chain step it is `CIAffineTransform` (Filters/AffineTransform.swift); its translation is
 /// in pixels of the stored image.
-public struct AffineMap: Equatable, Sendable {
+package struct AffineMap: Equatable, Sendable {
     /// The linear part: x′ = a·x + c·y, y′ = b·x + d·y (CI frame, y up).
-    public var a: Double, b: Double, c: Double, d: Double
+    package var a: Double, b: Double, c: Double, d: Double
     /// The translation in pixels, CI frame (y up); for a chain step, pixels of the stored image.
-    public var tx: Double, ty: Double
+    package var tx: Double, ty: Double
 
     /// The map with these coefficients, in `CGAffineTransform` order.
-    public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
+    package init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
         (self.a, self.b, self.c, self.d, self.tx, self.ty) = (a, b, c, d, tx, ty)
     }
 
     /// The map that leaves every point where it is.
-    public static let identity = AffineMap(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+    package static let identity = AffineMap(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
 
     /// A pure shift by (`tx`, `ty`) pixels, y up.
-    public static func translation(_ tx: Double, _ ty: Double) -> AffineMap {
+    package static func translation(_ tx: Double, _ ty: Double) -> AffineMap {
         AffineMap(a: 1, b: 0, c: 0, d: 1, tx: tx, ty: ty)
     }
 
     /// Counter-clockwise rotation (y up) by `radians` about the origin.
-    public static func rotation(radians: Double) -> AffineMap {
+    package static func rotation(radians: Double) -> AffineMap {
         let (s, c) = (sin(radians), cos(radians))
         return AffineMap(a: c, b: s, c: -s, d: c, tx: 0, ty: 0)
     }
 
     /// a·d − b·c: the factor by which areas scale; negative for a mirroring map, 0 when singular.
-    public var determinant: Double { a * d - b * c }
+    package var determinant: Double { a * d - b * c }
 
     /// True when all six coefficients are exactly those of `identity`.
-    public var isIdentity: Bool { self == .identity }
+    package var isIdentity: Bool { self == .identity }
 
     /// Maps `p`.
-    public func apply(_ p: Point) -> Point {
+    package func apply(_ p: Point) -> Point {
         Point(x: a * p.x + c * p.y + tx, y: b * p.x + d * p.y + ty)
     }
 
     /// `self` applied after `first`: p ↦ self(first(p)).
-    public func concatenating(after first: AffineMap) -> AffineMap {
+    package func concatenating(after first: AffineMap) -> AffineMap {
         AffineMap(
             a: a * first.a + c * first.b, b: b * first.a + d * first.b,
             c: a * first.c + c * first.d, d: b * first.c + d * first.d,
@@ -50,7 +50,7 @@ public struct AffineMap: Equatable, Sendable {
     }
 
     /// The inverse map, or nil when the matrix is singular or not finite.
-    public var inverted: AffineMap? {
+    package var inverted: AffineMap? {
         let det = determinant
         guard det.isFinite, det != 0, abs(det) > 1e-12 else { return nil }
         let ia = d / det, ib = -b / det, ic = -c / det, id = a / det
@@ -60,12 +60,12 @@ public struct AffineMap: Equatable, Sendable {
     }
 
     /// True when no coefficient is NaN or infinite.
-    public var isFinite: Bool {
+    package var isFinite: Bool {
         [a, b, c, d, tx, ty].allSatisfy(\.isFinite)
     }
 
     /// The image of `rect`'s four corners, bounded.
-    public func boundingBox(of rect: Rect) -> Rect {
+    package func boundingBox(of rect: Rect) -> Rect {
         let corners = rect.corners.map(apply)
         let xs = corners.map(\.x), ys = corners.map(\.y)
         let minX = xs.min()!, minY = ys.min()!

@@ -3,18 +3,18 @@
 /// formats are flat bags of properties, so every other kind occurs at most once.
 public struct EditChain: Equatable, Sendable {
     /// The steps in application order.
-    public private(set) var filters: [any EditFilter] = []
+    package private(set) var filters: [any EditFilter] = []
 
     /// The empty chain.
-    public init() {}
+    package init() {}
 
     /// A chain of the given steps, put in application order.
-    public init(_ filters: [any EditFilter]) {
+    package init(_ filters: [any EditFilter]) {
         for filter in filters { insert(filter) }
     }
 
     /// A chain of the iOS 5–7 AdjustmentXMP filters; every one defaults to absent.
-    public init(redEye: RedEyeCorrections? = nil, faceBalance: FaceBalance? = nil,
+    package init(redEye: RedEyeCorrections? = nil, faceBalance: FaceBalance? = nil,
                 vibrance: Vibrance? = nil, toneCurve: ToneCurve? = nil,
                 highlightShadow: HighlightShadow? = nil, affine: AffineMap? = nil,
                 crop: Crop? = nil, cameraRawCrop: CameraRawCrop? = nil,
@@ -31,7 +31,7 @@ public struct EditChain: Equatable, Sendable {
     public var steps: [EditStep] { filters.map(EditStep.init) }
 
     /// The step of kind `kind`, for kinds that occur at most once; setting nil removes it.
-    public subscript<Filter: EditFilter>(kind: Filter.Type) -> Filter? {
+    package subscript<Filter: EditFilter>(kind: Filter.Type) -> Filter? {
         get { filters.lazy.compactMap { $0 as? Filter }.first }
         set {
             filters.removeAll { $0 is Filter }
@@ -40,16 +40,16 @@ public struct EditChain: Equatable, Sendable {
     }
 
     /// Every step of kind `kind`, in order (for kinds that may repeat).
-    public func all<Filter: EditFilter>(_ kind: Filter.Type) -> [Filter] { filters.compactMap { $0 as? Filter } }
+    package func all<Filter: EditFilter>(_ kind: Filter.Type) -> [Filter] { filters.compactMap { $0 as? Filter } }
 
     /// Replaces every step of kind `kind` by `steps`, in their order.
-    public mutating func setAll<Filter: EditFilter>(_ kind: Filter.Type, _ steps: [Filter]) {
+    package mutating func setAll<Filter: EditFilter>(_ kind: Filter.Type, _ steps: [Filter]) {
         filters.removeAll { $0 is Filter }
         for step in steps { insert(step) }
     }
 
     /// Each step replaced by `transform` of it (the rescaler's walk).
-    public func mapFilters(_ transform: (any EditFilter) -> any EditFilter) -> EditChain {
+    package func mapFilters(_ transform: (any EditFilter) -> any EditFilter) -> EditChain {
         var chain = EditChain()
         for filter in filters { chain.insert(transform(filter)) }
         return chain
@@ -72,7 +72,7 @@ public struct EditChain: Equatable, Sendable {
     /// The chain with a step whose geometry depends on the image's size (the Camera Raw crop
     /// fallback, a modern Photos crop) replaced by the explicit affine + crop it stands for on a
     /// stored image of `storedSize`.
-    public func resolvingSizeDependentGeometry(storedSize: PixelSize) -> EditChain {
+    package func resolvingSizeDependentGeometry(storedSize: PixelSize) -> EditChain {
         guard let index = filters.firstIndex(where: { $0 is any StoredSizeGeometry }),
               let step = filters[index] as? any StoredSizeGeometry else { return self }
         var resolved = self
@@ -86,7 +86,7 @@ public struct EditChain: Equatable, Sendable {
 
 /// A geometry step defined relative to the stored image's size: it stands for an affine + crop
 /// once that size is known.
-public protocol StoredSizeGeometry: EditFilter {
+package protocol StoredSizeGeometry: EditFilter {
     /// The affine + crop this step stands for on a stored image of `storedSize`.
     func geometry(storedSize: PixelSize) -> (affine: AffineMap, crop: Crop)
 }
@@ -94,10 +94,10 @@ public protocol StoredSizeGeometry: EditFilter {
 /// One step of an `EditChain`, in application order.
 public struct EditStep: Equatable, Sendable {
     /// The step's values.
-    public let filter: any EditFilter
+    package let filter: any EditFilter
 
     /// Wraps `filter`.
-    public init(_ filter: any EditFilter) { self.filter = filter }
+    package init(_ filter: any EditFilter) { self.filter = filter }
 
     /// The Core Image filter name (for the Camera Raw fallback, a descriptive name).
     public var filterName: String { filter.stepName }
@@ -113,9 +113,14 @@ public struct EditStep: Equatable, Sendable {
 
     /// How faithfully this version renders the step. Photo effects are approximate unless the
     /// caller supplies their exact table.
-    public func support(exactEffects: Set<PhotoEffect> = []) -> StepSupport {
+    package func support(exactEffects: Set<PhotoEffect>) -> StepSupport {
         filter.support(exactEffects: exactEffects)
     }
 
+    /// How faithfully this version renders the step, with the built-in photo-effect tables
+    /// (`adjust render` without `--effect-cube`).
+    public var support: StepSupport { filter.support(exactEffects: []) }
+
+    /// Equal when both steps are the same filter with equal values.
     public static func == (lhs: EditStep, rhs: EditStep) -> Bool { lhs.filter.isEqual(to: rhs.filter) }
 }

@@ -4,13 +4,13 @@ import Foundation
 /// --straighten`): keep a region of the stored image turned about its centre, at the largest
 /// size (same aspect, same centre) whose turned rectangle stays inside the image, so the result
 /// has no transparent corners.
-public enum StraightenGeometry {
+package enum StraightenGeometry {
     /// The affine + crop that keep `region` (Core Image frame, y up) of a `storedSize` image,
     /// turned `degrees` counter-clockwise about the region's centre. At 0° it is iOS's
     /// translate-and-crop; otherwise the kept size is the region's, shrunk (same aspect, same
     /// centre) until the turned rectangle lies 0.5 px inside the image, rounded down to whole
     /// pixels, and the region's centre lands on the kept rectangle's centre.
-    public static func keeping(_ region: Rect, turnedBy degrees: Double, storedSize: PixelSize)
+    package static func keeping(_ region: Rect, turnedBy degrees: Double, storedSize: PixelSize)
         -> (affine: AffineMap, crop: Crop) {
         if degrees == 0 {
             return (.translation(-region.x, -region.y), Crop(x: 0, y: 0, width: region.width, height: region.height))

@@ -28,7 +28,7 @@ public struct DecodeScale: Equatable, Hashable, Sendable, CustomStringConvertibl
     public var value: Double { Double(numerator) / Double(Self.denominator) }
 
     /// TurboJPEG's TJSCALED: ⌈dimension·n/8⌉.
-    public func decodedSize(of size: PixelSize) -> PixelSize {
+    package func decodedSize(of size: PixelSize) -> PixelSize {
         PixelSize(width: (size.width * numerator + 7) / 8, height: (size.height * numerator + 7) / 8)
     }
 

@@ -1,5 +1,5 @@
 /// EXIF orientation (tag 0x0112), applied to the output raster after the chain (geometry.md §4).
-public enum Orientation: Int, Sendable, CaseIterable {
+package enum Orientation: Int, Sendable, CaseIterable {
     case identity = 1
     case mirrorHorizontal = 2
     case rotate180 = 3
@@ -10,10 +10,10 @@ public enum Orientation: Int, Sendable, CaseIterable {
     case rotate90CounterClockwise = 8
 
     /// Orientations 5–8 swap width and height.
-    public var swapsAxes: Bool { rawValue >= 5 }
+    package var swapsAxes: Bool { rawValue >= 5 }
 
     /// `size` as displayed: width and height swapped for orientations 5–8.
-    public func orientedSize(of size: PixelSize) -> PixelSize {
+    package func orientedSize(of size: PixelSize) -> PixelSize {
         swapsAxes ? PixelSize(width: size.height, height: size.width) : size
     }
 

@@ -1,5 +1,5 @@
 /// An edit that cannot be rendered on this image, found from sizes alone.
-public enum PlanError: Error, Equatable, CustomStringConvertible {
+package enum PlanError: Error, Equatable, CustomStringConvertible {
     case nonFiniteGeometry(String)
     case singularAffine(AffineMap)
     case emptyOutput(String)
@@ -7,7 +7,7 @@ public enum PlanError: Error, Equatable, CustomStringConvertible {
     case invalidMaxSize(Int)
 
     /// One line, without the file name.
-    public var description: String {
+    package var description: String {
         switch self {
         case .nonFiniteGeometry(let what):
             return "the edit's \(what) is not finite"

@@ -1,64 +1,64 @@
 /// Everything about a render that sizes alone determine, computed before a pixel is touched
 /// (docs/architecture.md): what `adjust inspect` prints and what the renderer executes.
-public struct RenderPlan: Equatable, Sendable {
+package struct RenderPlan: Equatable, Sendable {
     /// The JPEG's pixel size before EXIF orientation.
-    public var storedSize: PixelSize
+    package var storedSize: PixelSize
     /// Applied to the output after the chain.
-    public var orientation: Orientation
+    package var orientation: Orientation
     /// The edit as parsed.
-    public var chain: EditChain
+    package var chain: EditChain
     /// E_out: the surviving rectangle at full resolution, in the CI frame, whole pixels.
-    public var outputExtent: PixelRect
+    package var outputExtent: PixelRect
     /// The DCT scale the JPEG is decoded at; finer than a requested scale when the edit has colour
     /// filters, and chosen from the limit for `--max-size`.
-    public var decodeScale: DecodeScale
+    package var decodeScale: DecodeScale
     /// The change of frame from the stored image to that decode (sx, sy, δ).
-    public var rescale: RescaleFactors
+    package var rescale: RescaleFactors
     /// The chain in the decoded image's frame (geometry.md §2).
-    public var rescaledChain: EditChain
+    package var rescaledChain: EditChain
     /// The geometry of `rescaledChain` as one transform and an optional crop rectangle.
-    public var transform: AffineMap
+    package var transform: AffineMap
     /// The crop of `rescaledChain`, in decoded pixels after `transform` (CI frame, y up); nil for none.
-    public var cropRect: Rect?
+    package var cropRect: Rect?
     /// Where output pixels are sampled: the rescaled extent s·E_out, and how many pixels span it.
-    public var samplingGrid: SamplingGrid
+    package var samplingGrid: SamplingGrid
     /// The decoded pixels the sampling can touch (top-left raster of the decoded image).
-    public var sourceRegion: PixelRect
+    package var sourceRegion: PixelRect
     /// The decoded pixels the renderer asks the decoder for: the source region grown by the
     /// chain's neighbourhood radius (Sharpen, Definition, Noise Reduction read that far around
     /// each pixel: `NeighbourhoodFilter`), clipped to the decode, then to hold whole every red-eye
     /// repair that can reach it (each reads its whole area: `StoredRegionPass`); the source region
     /// itself for every other chain.
-    public var decodeRegion: PixelRect
+    package var decodeRegion: PixelRect
     /// The rows and columns each side of `sourceRegion` that `decodeRegion` was grown by (before
     /// clipping): the chain's neighbourhood radii added up, in decoded pixels; 0 for most chains.
-    public var neighbourhoodRadius: Int
+    package var neighbourhoodRadius: Int
     /// The raster after the optional area resample (`--max-size`), before orientation.
-    public var outputSize: PixelSize
+    package var outputSize: PixelSize
     /// What is written.
-    public var orientedSize: PixelSize
+    package var orientedSize: PixelSize
     /// Remarks made while planning (e.g. an out-of-range EXIF orientation), one line each.
-    public var warnings: [String]
+    package var warnings: [String]
 
     /// The decode's pixel size, ⌈W·s⌉ × ⌈H·s⌉.
-    public var decodedSize: PixelSize { rescale.decodedSize }
+    package var decodedSize: PixelSize { rescale.decodedSize }
     /// True when the sampled raster is area-resampled down to `outputSize`.
-    public var needsResample: Bool { samplingGrid.size != outputSize }
+    package var needsResample: Bool { samplingGrid.size != outputSize }
     /// The chain's colour steps, in order.
-    public var colourSteps: [EditStep] { chain.steps.filter { !$0.isGeometry } }
+    package var colourSteps: [EditStep] { chain.steps.filter { !$0.isGeometry } }
 }
 
 /// A raster of `size` pixels spanning `extent` (CI frame, y up). Pixel (i, j), counted from the
 /// top-left, has its centre at (x + (i + ½)·w/cols, y + h − (j + ½)·h/rows).
-public struct SamplingGrid: Equatable, Sendable {
+package struct SamplingGrid: Equatable, Sendable {
     /// The rectangle the raster spans, in decoded pixels (CI frame, y up).
-    public var extent: Rect
+    package var extent: Rect
     /// Columns × rows sampled.
-    public var size: PixelSize
+    package var size: PixelSize
     /// Width of one sampled pixel, in decoded pixels.
-    public var pixelWidth: Double { extent.width / Double(size.width) }
+    package var pixelWidth: Double { extent.width / Double(size.width) }
     /// Height of one sampled pixel, in decoded pixels.
-    public var pixelHeight: Double { extent.height / Double(size.height) }
+    package var pixelHeight: Double { extent.height / Double(size.height) }
 }
 
 /// What size of output the caller wants.

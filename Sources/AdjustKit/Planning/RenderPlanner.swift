@@ -1,12 +1,12 @@
 /// Turns an edit, an image's size and orientation, and a size request into a `RenderPlan`.
-public struct RenderPlanner: Sendable {
+package struct RenderPlanner: Sendable {
     /// Limits on what a plan may ask the renderer to allocate.
-    public var maxOutputPixels: Int
+    package var maxOutputPixels: Int
     /// Longest side a planned raster may have, in pixels (JPEG's own limit is 65 500).
-    public var maxOutputSide: Int
+    package var maxOutputSide: Int
 
     /// Defaults: 100 MP and 65 500 px a side.
-    public init(maxOutputPixels: Int = 100_000_000, maxOutputSide: Int = 65_500) {
+    package init(maxOutputPixels: Int = 100_000_000, maxOutputSide: Int = 65_500) {
         (self.maxOutputPixels, self.maxOutputSide) = (maxOutputPixels, maxOutputSide)
     }
 
@@ -14,7 +14,7 @@ public struct RenderPlanner: Sendable {
     ///   - exifOrientation: the JPEG's EXIF orientation value, nil when it has none.
     ///   - scaledDecode: whether the decoder can decode at a DCT scale (a JPEG); false for a
     ///     HEIC, which is always decoded whole and area-resampled (`sizes(for:…)`).
-    public func plan(storedSize: PixelSize, exifOrientation: Int?, chain: EditChain,
+    package func plan(storedSize: PixelSize, exifOrientation: Int?, chain: EditChain,
                      size request: SizeRequest, scaledDecode: Bool = true) throws(PlanError) -> RenderPlan {
         var warnings: [String] = []
         let fileOrientation = Self.orientation(exifOrientation, warnings: &warnings)

@@ -1,26 +1,26 @@
 /// The change of frame from the stored image to a reduced (DCT-scaled) decode of it
 /// (geometry.md §2): x′ = sx·x, y′ = sy·y + δ, because top-left raster coordinates scale exactly
 /// while the CI frame's origin is the bottom edge. δ = H′ − sy·H, with H′ = ⌈sy·H⌉.
-public struct RescaleFactors: Equatable, Sendable {
+package struct RescaleFactors: Equatable, Sendable {
     /// Horizontal scale, decoded pixels per stored pixel.
-    public var sx: Double
+    package var sx: Double
     /// Vertical scale, decoded pixels per stored pixel.
-    public var sy: Double
+    package var sy: Double
     /// δ = H′ − sy·H, in decoded pixels: the bottom-edge offset from rounding the decoded height up.
-    public var delta: Double
+    package var delta: Double
     /// The JPEG's size as stored, before EXIF orientation.
-    public var storedSize: PixelSize
+    package var storedSize: PixelSize
     /// The reduced decode's size, H′ its height.
-    public var decodedSize: PixelSize
+    package var decodedSize: PixelSize
 
     /// Takes the factors as given; the caller keeps δ consistent with the two sizes.
-    public init(sx: Double, sy: Double, delta: Double, storedSize: PixelSize, decodedSize: PixelSize) {
+    package init(sx: Double, sy: Double, delta: Double, storedSize: PixelSize, decodedSize: PixelSize) {
         (self.sx, self.sy, self.delta) = (sx, sy, delta)
         (self.storedSize, self.decodedSize) = (storedSize, decodedSize)
     }
 
     /// The factors of a DCT decode at `scale`: decoded size ⌈W·s⌉ × ⌈H·s⌉, the same s on both axes.
-    public init(storedSize: PixelSize, scale: DecodeScale) {
+    package init(storedSize: PixelSize, scale: DecodeScale) {
         let decoded = scale.decodedSize(of: storedSize)
         self.init(sx: scale.value, sy: scale.value,
                   delta: Double(decoded.height) - scale.value * Double(storedSize.height),
@@ -35,7 +35,7 @@ extension EditChain {
     /// own rule (`EditFilter.rescaled(by:)`: each pixel-valued parameter, every occurrence). One
     /// rule belongs to the frame change itself: the decoded frame's origin moves by δ, so a chain
     /// without an affine gets the translation (0, −δ) when δ ≠ 0.
-    public func rescaled(by factors: RescaleFactors) -> EditChain {
+    package func rescaled(by factors: RescaleFactors) -> EditChain {
         var chain = resolvingSizeDependentGeometry(storedSize: factors.storedSize).mapFilters { $0.rescaled(by: factors) }
         if chain.affine == nil, factors.delta != 0 { chain.affine = .translation(0, -factors.delta) }
         return chain

@@ -7,30 +7,30 @@ import XMPParse
 /// Two provenances describe the same output when every field but `originalPath` is equal: the
 /// same tool, the same original bytes, the same edit (found the same way, with the same bytes)
 /// and the same options. `originalPath` only says where the original was, for `--prune`.
-public struct Provenance: Sendable, Equatable {
+package struct Provenance: Sendable, Equatable {
     /// The project's XMP namespace for provenance. `.invalid` is the top-level domain reserved
     /// never to resolve (RFC 2606): the URI is a name, not a web page, and belongs to no one else.
-    public static let namespace = "http://ns.adjust.invalid/provenance/1.0/"
+    package static let namespace = "http://ns.adjust.invalid/provenance/1.0/"
     /// The prefix written; readers go by the namespace, whatever its prefix.
-    public static let prefix = "adjust"
+    package static let prefix = "adjust"
 
     /// "adjust 0.1.0": the tool and version that rendered the output.
-    public var tool: String
+    package var tool: String
     /// SHA-256 of the original's whole file, lowercase hex.
-    public var originalDigest: String
+    package var originalDigest: String
     /// Where the edit came from: none, embedded, sidecar, aae or xmp-dir.
-    public var editKind: String
+    package var editKind: String
     /// SHA-256 of the edit file (a sidecar, an `.AAE`, an --xmp-dir file); nil when the edit is
     /// inside the original (covered by `originalDigest`) or there is none.
-    public var editDigest: String?
+    package var editDigest: String?
     /// The options that change the output file, in a canonical form chosen by the caller
     /// (`adjust batch`: size, format, quality, colour and metadata options).
-    public var options: String
+    package var options: String
     /// The original's path relative to the output's folder ("../../photos/IMG_0001.JPG"), so that
     /// a tree moved or mounted elsewhere as a whole still finds it. Not part of `sameOutput`.
-    public var originalPath: String
+    package var originalPath: String
 
-    public init(tool: String, originalDigest: String, editKind: String, editDigest: String?, options: String,
+    package init(tool: String, originalDigest: String, editKind: String, editDigest: String?, options: String,
                 originalPath: String) {
         (self.tool, self.originalDigest, self.editKind, self.editDigest) = (tool, originalDigest, editKind, editDigest)
         (self.options, self.originalPath) = (options, originalPath)
@@ -38,7 +38,7 @@ public struct Provenance: Sendable, Equatable {
 
     /// Nil when an output recorded with `recorded` is what rendering with `self` would write;
     /// otherwise what changed, for reports ("original changed", "edit changed", …).
-    public func change(since recorded: Provenance) -> String? {
+    package func change(since recorded: Provenance) -> String? {
         if recorded.tool != tool { return "tool changed (\(recorded.tool) → \(tool))" }
         if recorded.originalDigest != originalDigest { return "original changed" }
         if recorded.editKind != editKind || recorded.editDigest != editDigest { return "edit changed" }
@@ -57,7 +57,7 @@ public struct Provenance: Sendable, Equatable {
     }
 
     /// The provenance in a parsed XMP packet, or nil when it has none or an incomplete one.
-    public init?(packet: XMPPacket) {
+    package init?(packet: XMPPacket) {
         func text(_ name: String) -> String? {
             if case .text(let value)? = packet[namespace: Self.namespace, name: name] { return value }
             return nil

@@ -6,9 +6,9 @@ import XMPParse
 /// `--strip-metadata` (nothing at all in the image). A hidden XMP file beside the output,
 /// `.NAME.adjust.xmp` for `NAME`, written after the output and removed with it
 /// (docs/spec/provenance.md §2).
-public enum ProvenanceSidecar {
+package enum ProvenanceSidecar {
     /// The sidecar's path for the output at `outputPath`.
-    public static func path(forOutput outputPath: String) -> String {
+    package static func path(forOutput outputPath: String) -> String {
         let url = URL(fileURLWithPath: outputPath)
         let folder = url.deletingLastPathComponent().path
         let name = "." + url.lastPathComponent + ".adjust.xmp"
@@ -16,7 +16,7 @@ public enum ProvenanceSidecar {
     }
 
     /// Writes `provenance` beside the output, atomically.
-    public static func write(_ provenance: Provenance, forOutput outputPath: String) throws(FileError) {
+    package static func write(_ provenance: Provenance, forOutput outputPath: String) throws(FileError) {
         let path = path(forOutput: outputPath)
         do { try AtomicFileWriter.write(provenance.standalonePacket, to: path) } catch {
             throw FileError(path: path, kind: .unwritable, error)
@@ -24,7 +24,7 @@ public enum ProvenanceSidecar {
     }
 
     /// Removes the sidecar of `outputPath`, if any (an output that now carries its own record).
-    public static func remove(forOutput outputPath: String) {
+    package static func remove(forOutput outputPath: String) {
         unlink(path(forOutput: outputPath))
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import XMPParse
 
 /// What an existing output file says about how it was made (`Provenance.recorded(inOutputAt:)`).
-public enum RecordedProvenance: Sendable, Equatable {
+package enum RecordedProvenance: Sendable, Equatable {
     /// A whole JPEG or PNG carrying a provenance.
     case recorded(Provenance)
     /// A JPEG or PNG without a (complete) provenance: not written by `adjust batch`, or by a
@@ -23,7 +23,7 @@ extension Provenance {
     /// one, else in its own XMP — after checking that the output is whole: its first 512 KiB (all
     /// of it if the header runs further) and its last bytes (a whole JPEG ends with EOI, a whole
     /// PNG with IEND).
-    public static func recorded(inOutputAt path: String) -> RecordedProvenance {
+    package static func recorded(inOutputAt path: String) -> RecordedProvenance {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .unreadable(String(cString: strerror(errno))) }
         defer { close(fd) }

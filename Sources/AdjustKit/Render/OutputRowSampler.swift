@@ -125,29 +125,6 @@ struct OutputRowSampler: Sendable {
             return min(1, max(0, inside / pitch))
         }
     }
-
-    /// The whole sampled raster from a whole decoded image, for the reference pipeline
-    /// (`Renderer.renderReference`); no output-frame kernels (the reference applies them after).
-    static func sampleWhole(_ source: RGBFloatImage, plan: RenderPlan) -> RGBAFloatImage {
-        let (width, height) = (source.size.width, source.size.height)
-        let window = SourceRowWindow<Float>(top: 0, bottom: height, width: width, capacity: height)
-        source.pixels.withUnsafeBufferPointer { pixels in
-            for y in 0..<height {
-                _ = window.waitForRoom(through: y)   // never waits: the window holds every row
-                window.row(y).update(from: pixels.baseAddress! + y * width * 3, count: width * 3)
-                window.finishRows(through: y)
-            }
-        }
-        let sampler = OutputRowSampler(plan: plan, outputKernels: [])
-        var output = RGBAFloatImage(size: plan.samplingGrid.size)
-        output.pixels.withUnsafeMutableBufferPointer { out in
-            for j in 0..<sampler.rows {
-                sampler.sampleRow(j, window: window, columnOffset: 0, texels: FloatTexels(),
-                                  into: out.baseAddress! + j * sampler.columns * 4)
-            }
-        }
-        return output
-    }
 }
 
 /// The interior run of a grid row under a translation at the decode's pitch: its columns, the

@@ -1,11 +1,11 @@
 /// 8-bit RGB pixels, row-major from the top-left, 3 bytes a pixel: a decoded JPEG.
-public struct RGB8Image: Equatable, Sendable {
+package struct RGB8Image: Equatable, Sendable {
     /// Width × height, in pixels.
-    public var size: PixelSize
+    package var size: PixelSize
     /// R, G, B sRGB-encoded bytes per pixel, rows from the top; 3 × `size.pixelCount` bytes.
-    public var pixels: [UInt8]
+    package var pixels: [UInt8]
     /// Traps unless `pixels` holds exactly 3 × `size.pixelCount` bytes.
-    public init(size: PixelSize, pixels: [UInt8]) {
+    package init(size: PixelSize, pixels: [UInt8]) {
         precondition(pixels.count == size.pixelCount * 3)
         (self.size, self.pixels) = (size, pixels)
     }
@@ -20,25 +20,25 @@ public struct RGBA8Image: Equatable, Sendable {
     public var pixels: [UInt8]
 
     /// Traps unless `pixels` holds exactly 4 × `size.pixelCount` bytes.
-    public init(size: PixelSize, pixels: [UInt8]) {
+    package init(size: PixelSize, pixels: [UInt8]) {
         precondition(pixels.count == size.pixelCount * 4)
         (self.size, self.pixels) = (size, pixels)
     }
 
     /// A fully transparent black image (every byte 0) of `size`.
-    public init(size: PixelSize) {
+    package init(size: PixelSize) {
         self.init(size: size, pixels: [UInt8](repeating: 0, count: size.pixelCount * 4))
     }
 
     /// True when every alpha is 255, so the image can be written without an alpha channel.
-    public var isOpaque: Bool {
+    package var isOpaque: Bool {
         pixels.withUnsafeBufferPointer { p in
             stride(from: 3, to: p.count, by: 4).allSatisfy { p[$0] == 255 }
         }
     }
 
     /// The raster shown by EXIF `orientation` (geometry.md §4).
-    public func oriented(_ orientation: Orientation) -> RGBA8Image {
+    package func oriented(_ orientation: Orientation) -> RGBA8Image {
         guard orientation != .identity else { return self }
         let outSize = orientation.orientedSize(of: size)
         var out = [UInt8](repeating: 0, count: pixels.count)

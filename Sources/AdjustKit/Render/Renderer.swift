@@ -1,7 +1,7 @@
 import Dispatch
 
 /// Why a planned render cannot run.
-public enum RenderError: Error, Equatable, CustomStringConvertible {
+package enum RenderError: Error, Equatable, CustomStringConvertible {
     /// An `aas:Filters` name this version does not know; never skipped unless asked.
     case unknownFilter(String)
     /// Modern Photos adjustments this version cannot render; never skipped unless asked.
@@ -12,7 +12,7 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
     case decodedSizeMismatch(expected: PixelSize, got: PixelSize)
 
     /// One line, without the file name.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownFilter(let name):
             return "unknown filter \(name) in aas:Filters"
@@ -28,7 +28,7 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
 
 extension RenderError {
     /// True for the errors that come from what the edit asks for, not from the image.
-    public var isTheEditsFault: Bool {
+    package var isTheEditsFault: Bool {
         switch self {
         case .unknownFilter, .unsupportedAdjustments, .nothingReplayable: return true
         case .decodedSizeMismatch: return false
@@ -39,14 +39,14 @@ extension RenderError {
 /// What a render tells its caller besides the pixels, one line each: the approximate steps it
 /// applied, and the steps it could not apply or skipped, with other remarks. Both kinds of result
 /// carry it.
-public struct RenderNotes: Equatable, Sendable {
+package struct RenderNotes: Equatable, Sendable {
     /// Approximate steps that were applied.
-    public var approximations: [String]
+    package var approximations: [String]
     /// Steps that could not be applied (e.g. convex-hull red-eye records), skipped steps, decoder
     /// warnings and other remarks.
-    public var warnings: [String]
+    package var warnings: [String]
 
-    public init(approximations: [String] = [], warnings: [String] = []) {
+    package init(approximations: [String] = [], warnings: [String] = []) {
         (self.approximations, self.warnings) = (approximations, warnings)
     }
 }
@@ -56,13 +56,13 @@ public struct Rendering: Sendable {
     /// Upright, 8-bit, colour not premultiplied.
     public var image: RGBA8Image
     /// The working space the colour values were computed in (JPEG export composites in it).
-    public var workingSpace: WorkingSpace
+    package var workingSpace: WorkingSpace
     /// What the caller should be told.
-    public var notes: RenderNotes
+    package var notes: RenderNotes
     /// Milliseconds of wall time spent inside the decoder (as `EncodedRendering.decodeMs`).
-    public var decodeMs: Double = 0
+    package var decodeMs: Double = 0
 
-    public init(image: RGBA8Image, workingSpace: WorkingSpace, approximations: [String], warnings: [String]) {
+    package init(image: RGBA8Image, workingSpace: WorkingSpace, approximations: [String], warnings: [String]) {
         (self.image, self.workingSpace) = (image, workingSpace)
         notes = RenderNotes(approximations: approximations, warnings: warnings)
     }
@@ -80,11 +80,12 @@ public struct Rendering: Sendable {
 public struct EncodedRendering: Sendable {
     /// The JPEG or PNG file.
     public var bytes: [UInt8]
+    /// JPEG or PNG.
     public var format: ImageFormat
     /// Its pixel size (upright).
     public var size: PixelSize
     /// What the caller should be told.
-    public var notes: RenderNotes
+    package var notes: RenderNotes
     /// Milliseconds of wall time spent inside the decoder, added up: for a JPEG, libjpeg opening
     /// the file (its header; every scan of a progressive file) and decoding the rows of the plan's
     /// source region (`jpeg_skip_scanlines`, `jpeg_read_scanlines`) on the streamed pass's decoder
@@ -92,13 +93,13 @@ public struct EncodedRendering: Sendable {
     /// The streamed pass renders on other threads while the decoder runs, so this overlaps the
     /// render's own work: it is part of the render's wall time, not to be subtracted from it. 0
     /// for an `EncodedRendering` made by the initializers (they do not decode).
-    public var decodeMs: Double = 0
+    package var decodeMs: Double = 0
 
-    public init(bytes: [UInt8], format: ImageFormat, size: PixelSize, notes: RenderNotes) {
+    package init(bytes: [UInt8], format: ImageFormat, size: PixelSize, notes: RenderNotes) {
         (self.bytes, self.format, self.size, self.notes) = (bytes, format, size, notes)
     }
 
-    public init(bytes: [UInt8], format: ImageFormat, size: PixelSize, approximations: [String], warnings: [String]) {
+    package init(bytes: [UInt8], format: ImageFormat, size: PixelSize, approximations: [String], warnings: [String]) {
         self.init(bytes: bytes, format: format, size: size,
                   notes: RenderNotes(approximations: approximations, warnings: warnings))
     }
@@ -112,14 +113,14 @@ public struct EncodedRendering: Sendable {
 /// Executes a `RenderPlan`: decode the plan's source region at the planned scale, the
 /// stored-frame colour filters, the geometry, the `aas:Filters` steps, the area shrink that
 /// `--max-size` asked for, quantize, orient — streamed row by row by `FusedRenderer`.
-public struct Renderer: Sendable {
+package struct Renderer: Sendable {
     /// Decodes the JPEG, enforcing its size and corruption limits.
-    public var decoder: JPEGDecoder
+    package var decoder: JPEGDecoder
     /// Working space, exact effect tables and the unknown-filter policy.
-    public var colour: ColourOptions
+    package var colour: ColourOptions
 
     /// Defaults: `JPEGDecoder()`'s limits and `ColourOptions()` (linear, built-in effects).
-    public init(decoder: JPEGDecoder = JPEGDecoder(), colour: ColourOptions = ColourOptions()) {
+    package init(decoder: JPEGDecoder = JPEGDecoder(), colour: ColourOptions = ColourOptions()) {
         (self.decoder, self.colour) = (decoder, colour)
     }
 
@@ -128,13 +129,13 @@ public struct Renderer: Sendable {
     var heicByTile = true
 
     /// The HEIC decoder, with the same size limits as `decoder`.
-    public var heicDecoder: HEICDecoder { HEICDecoder(maxSide: decoder.maxSide, maxPixels: decoder.maxPixels) }
+    package var heicDecoder: HEICDecoder { HEICDecoder(maxSide: decoder.maxSide, maxPixels: decoder.maxPixels) }
 
     /// Decodes `jpeg` (the photo the plan was made for) at the plan's scale and runs the plan.
     /// Throws `RenderError` or `DecodeError`; `RenderError.unknownFilter` comes before anything
     /// is decoded, when the chain has an `aas:Filters` name this version does not know (unless
     /// the options skip them).
-    public func render(_ plan: RenderPlan, jpeg: [UInt8]) throws -> Rendering {
+    package func render(_ plan: RenderPlan, jpeg: [UInt8]) throws -> Rendering {
         try render(plan, original: .jpeg(OriginalBytes(jpeg)))
     }
 
@@ -143,7 +144,7 @@ public struct Renderer: Sendable {
     /// is read from its file as the decoder consumes it. Throws `RenderError`, `DecodeError` or
     /// `HEICError`, or a `FileError` when the file cannot be read again or changed since its head
     /// was read.
-    public func render(_ plan: RenderPlan, original: OriginalImage) throws -> Rendering {
+    package func render(_ plan: RenderPlan, original: OriginalImage) throws -> Rendering {
         let program = try ColourProgram(chain: plan.rescaledChain, options: colour)
         return try withPixels(of: original, plan: plan, program: program) { pixels, program in
             try render(plan, pixels: pixels, program: program)
@@ -166,7 +167,7 @@ public struct Renderer: Sendable {
     /// Where the pixels of the render come from: a JPEG decoded as the render goes, a HEIC whose
     /// tiles are decoded as the render goes (libheif 1.19's tile API), or a HEIC's whole decoded
     /// raster (valid inside `withPixels` only) and the seconds libheif took.
-    private enum Pixels {
+    enum Pixels {
         case jpeg(OriginalBytes)
         case tiles(HEICTileSource)
         case raster(RGB8Rows, decodeSeconds: Double)
@@ -177,7 +178,7 @@ public struct Renderer: Sendable {
     /// `depth` asks for the HEIC's depth image (read from the same open file, beside the whole
     /// decode: `DepthEffect` blurs by it). `depth`, when given, is handed the depth image (or nil)
     /// before `body` runs; a JPEG has none.
-    private func withPixels<T>(of original: OriginalImage, depth: ((DepthMap?) -> Void)? = nil,
+    func withPixels<T>(of original: OriginalImage, depth: ((DepthMap?) -> Void)? = nil,
                                _ body: (Pixels) throws -> T) throws -> T {
         switch original {
         case .jpeg(let source): depth?(nil); return try body(.jpeg(source))
@@ -257,13 +258,13 @@ public struct Renderer: Sendable {
     /// Renders and encodes in one pass: for an upright JPEG the rows go to the encoder as they
     /// are made, so neither the source nor the output is ever whole in memory. PNG output and
     /// EXIF orientations other than 1 render the raster first, then encode it.
-    public func renderEncoded(_ plan: RenderPlan, jpeg: [UInt8], format: ImageFormat, quality: Int) throws -> EncodedRendering {
+    package func renderEncoded(_ plan: RenderPlan, jpeg: [UInt8], format: ImageFormat, quality: Int) throws -> EncodedRendering {
         try renderEncoded(plan, original: .jpeg(OriginalBytes(jpeg)), format: format, quality: quality)
     }
 
     /// As `renderEncoded(_:jpeg:format:quality:)`, for a JPEG or a HEIC original (a HEIC is
     /// decoded whole first, then streamed through the same pass).
-    public func renderEncoded(_ plan: RenderPlan, original: OriginalImage, format: ImageFormat,
+    package func renderEncoded(_ plan: RenderPlan, original: OriginalImage, format: ImageFormat,
                               quality: Int) throws -> EncodedRendering {
         let program = try ColourProgram(chain: plan.rescaledChain, options: colour)
         return try withPixels(of: original, plan: plan, program: program) { pixels, program in
@@ -291,102 +292,5 @@ public struct Renderer: Sendable {
                                              + program.storedRegionWarnings(imageSize: plan.decodedSize))
         rendering.decodeMs = decoded.decodeSeconds * 1000
         return rendering
-    }
-
-    /// The whole-image pipeline the fused renderer replaced: decode everything, float images per
-    /// stage. Kept as the reference the fused renderer is tested against.
-    func renderReference(_ plan: RenderPlan, jpeg: [UInt8], program: ColourProgram) throws -> Rendering {
-        try renderReference(plan, pixels: .jpeg(OriginalBytes(jpeg)), program: program)
-    }
-
-    /// `renderReference` for either kind of original.
-    func renderReference(_ plan: RenderPlan, original: OriginalImage, program: ColourProgram) throws -> Rendering {
-        try withPixels(of: original) { pixels in try renderReference(plan, pixels: pixels, program: program) }
-    }
-
-    /// The whole image is decoded and held here anyway, so a JPEG's whole file is read first
-    /// (TurboJPEG decodes from memory).
-    private func renderReference(_ plan: RenderPlan, pixels: Pixels, program: ColourProgram) throws -> Rendering {
-        let decoded: RGB8Image, decodeWarnings: [String], decodeSeconds: Double
-        switch pixels {
-        case .jpeg(let source):
-            let jpeg = try source.whole()
-            let start = DispatchTime.now().uptimeNanoseconds
-            (decoded, decodeWarnings) = try decoder.decodeReportingWarnings(jpeg, scale: plan.decodeScale)
-            decodeSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        case .raster(let rows, let seconds): (decoded, decodeWarnings, decodeSeconds) = (rows.copied(), [], seconds)
-        case .tiles(let source):
-            let size = source.tiling.imageSize
-            let rows = source.rows(region: PixelRect(x: 0, y: 0, width: size.width, height: size.height))
-            var image = RGB8Image(size: size, pixels: [UInt8](repeating: 0, count: size.pixelCount * 3))
-            try image.pixels.withUnsafeMutableBufferPointer {
-                try rows.readRows(into: $0.baseAddress!, stride: size.width * 3, count: size.height)
-            }
-            (decoded, decodeWarnings, decodeSeconds) = (image, [], rows.seconds)
-        }
-        guard decoded.size == plan.decodedSize else {
-            throw RenderError.decodedSizeMismatch(expected: plan.decodedSize, got: decoded.size)
-        }
-        var rendering = render(plan, decoded: decoded, program: program)
-        rendering.warnings.insert(contentsOf: decodeWarnings, at: 0)
-        rendering.decodeMs = decodeSeconds * 1000
-        return rendering
-    }
-
-    func render(_ plan: RenderPlan, decoded: RGB8Image, program: ColourProgram) -> Rendering {
-        var working = Self.workingValues(of: decoded, space: program.space)
-        let warnings = program.applyToStoredFrame(&working)
-        var sampled = OutputRowSampler.sampleWhole(working, plan: plan)
-        program.applyToOutputFrame(&sampled)
-        var encoded = Self.encoded(sampled, space: program.space)
-        // The shrink averages encoded values, as the DCT's reduced decode does (geometry.md §2):
-        // averaging linear light instead would brighten every preview against that reference.
-        if plan.needsResample { encoded = AreaResampler.resample(encoded, to: plan.outputSize) }
-        let image = Self.quantized(encoded).oriented(plan.orientation)
-        return Rendering(image: image, workingSpace: program.space, approximations: program.approximations,
-                         warnings: program.skipped + warnings)
-    }
-
-    static func workingValues(of image: RGB8Image, space: WorkingSpace) -> RGBFloatImage {
-        let table = space.fromByte
-        return RGBFloatImage(size: image.size, pixels: image.pixels.map { table[Int($0)] })
-    }
-
-    /// Working-space colour → sRGB-encoded colour (alpha untouched).
-    static func encoded(_ image: RGBAFloatImage, space: WorkingSpace) -> RGBAFloatImage {
-        guard space != .srgb else { return image }
-        var out = image
-        out.pixels.withUnsafeMutableBufferPointer { buffer in
-            let p = buffer.baseAddress!
-            let width = image.size.width
-            ParallelRows.forEach(image.size.height) { y in
-                for i in stride(from: y * width * 4, to: (y + 1) * width * 4, by: 4) {
-                    p[i] = space.encoded(p[i]); p[i + 1] = space.encoded(p[i + 1]); p[i + 2] = space.encoded(p[i + 2])
-                }
-            }
-        }
-        return out
-    }
-
-    /// Encoded floats → 8-bit (filters.md §0: round half up of clamp(v, 0, 1)·255); a pixel whose
-    /// alpha rounds to 0 is written as transparent black.
-    static func quantized(_ image: RGBAFloatImage) -> RGBA8Image {
-        var out = RGBA8Image(size: image.size)
-        let width = image.size.width
-        let byte = WorkingSpace.byte(encoded:)
-        image.pixels.withUnsafeBufferPointer { src in
-            out.pixels.withUnsafeMutableBufferPointer { dst in
-                let (s, d) = (src.baseAddress!, dst.baseAddress!)
-                ParallelRows.forEach(image.size.height) { y in
-                    for i in stride(from: y * width * 4, to: (y + 1) * width * 4, by: 4) {
-                        let alpha = byte(s[i + 3])
-                        d[i + 3] = alpha
-                        guard alpha > 0 else { d[i] = 0; d[i + 1] = 0; d[i + 2] = 0; continue }
-                        d[i] = byte(s[i]); d[i + 1] = byte(s[i + 1]); d[i + 2] = byte(s[i + 2])
-                    }
-                }
-            }
-        }
-        return out
     }
 }

@@ -14,12 +14,12 @@ struct StreamingAreaShrink {
     /// One sampled input row.
     private var input: [Float]
 
-    /// The weights of `AreaResampler.weights`, flattened: output i takes inputs
+    /// The weights of `AreaWeights.weights`, flattened: output i takes inputs
     /// index[start[i]..<start[i + 1]] with the matching weights.
     private struct Taps {
         var start: [Int] = [0], index: [Int] = [], weight: [Float] = []
         init(from inCount: Int, to outCount: Int) {
-            for taps in AreaResampler.weights(from: inCount, to: outCount) {
+            for taps in AreaWeights.weights(from: inCount, to: outCount) {
                 for (i, w) in taps { index.append(i); weight.append(w) }
                 start.append(index.count)
             }

@@ -51,16 +51,16 @@ public struct LoadedEdit: Sendable {
     public var notes: [String]
     /// A modern edit's `metadata.masterWidth/Height`: the size of the image it was made on, to
     /// notice an edit paired with the wrong photo; nil for AdjustmentXMP.
-    public var masterSize: PixelSize?
+    package var masterSize: PixelSize?
 
-    public init(chain: EditChain, origin: EditOrigin, warnings: [String] = [], notes: [String] = [],
+    package init(chain: EditChain, origin: EditOrigin, warnings: [String] = [], notes: [String] = [],
                 masterSize: PixelSize? = nil) {
         (self.chain, self.origin, self.warnings, self.notes, self.masterSize) = (chain, origin, warnings, notes, masterSize)
     }
 
     /// A warning when the edit's master size fits neither this photo's stored size either way
     /// round nor its crop (docs/spec/aae-format.md §2); nil for AdjustmentXMP.
-    public func masterSizeWarning(storedSize: PixelSize) -> String? {
+    package func masterSizeWarning(storedSize: PixelSize) -> String? {
         guard let masterSize else { return nil }
         let crop = chain.photosCrop.map { (width: $0.width, height: $0.height) }
         return AAEMasterSizeCheck.warning(master: (masterSize.width, masterSize.height),
@@ -69,28 +69,28 @@ public struct LoadedEdit: Sendable {
 }
 
 /// Finds and reads edits (xmp-format.md §8, aae-format.md §1).
-public struct EditSource: Sendable {
+package struct EditSource: Sendable {
     /// Limits applied to every file and packet read.
-    public var limits: InputLimits
+    package var limits: InputLimits
     /// Limits applied to modern Photos edits (`.AAE`).
-    public var aaeLimits: AAELimits
+    package var aaeLimits: AAELimits
     /// How a modern edit's unknowns U1–U4 are read.
-    public var assumptions: AAEAssumptions
+    package var assumptions: AAEAssumptions
     /// The folders listed so far for AAE sidecars, shared by copies of this source.
     private let folderNames = FolderNameIndex()
     /// False for a source that finds no edit for any photo (`EditSource.none`).
-    public var searches = true
+    package var searches = true
 
     /// A source for which every photo has no edit: for images that are finished renders (Apple's
     /// own render of an edit), whose metadata must not be taken for an edit.
-    public static var none: EditSource {
+    package static var none: EditSource {
         var source = EditSource()
         source.searches = false
         return source
     }
 
     /// A source that reads within `limits`.
-    public init(limits: InputLimits = InputLimits(), aaeLimits: AAELimits = .default,
+    package init(limits: InputLimits = InputLimits(), aaeLimits: AAELimits = .default,
                 assumptions: AAEAssumptions = .default) {
         (self.limits, self.aaeLimits, self.assumptions) = (limits, aaeLimits, assumptions)
     }
@@ -98,7 +98,7 @@ public struct EditSource: Sendable {
     /// Reads the edit in `path`, whatever holds it: an XMP packet, a plist/JSON metadata dump
     /// (key `AdjustmentXMP`), a JPEG with aas properties in its XMP, or a modern Photos edit
     /// (`.AAE` and the other property lists of that format).
-    public func load(editFile path: String) throws(FileError) -> LoadedEdit {
+    package func load(editFile path: String) throws(FileError) -> LoadedEdit {
         let bytes = try InputFile.read(path, limit: limits.maxInputBytes)
         do {
             switch Self.sniff(bytes, path: path) {
@@ -129,7 +129,7 @@ public struct EditSource: Sendable {
     /// with one warning when its text holds no trace of the adjustment namespace
     /// (`mayHoldAdjustments`), and the photo is rendered without it. One that does is the edit
     /// itself, broken: refused, naming the problem.
-    public func find(forImage imagePath: String, jpeg: [UInt8]) throws(FileError) -> LoadedEdit {
+    package func find(forImage imagePath: String, jpeg: [UInt8]) throws(FileError) -> LoadedEdit {
         guard searches else { return LoadedEdit(chain: EditChain(), origin: .none) }
         var embeddedWarnings: [String] = []
         var packetBytes: [UInt8]?
@@ -190,7 +190,7 @@ public struct EditSource: Sendable {
 
     /// The modern edit beside `imagePath` (aae-format.md §1): `STEM.AAE` in any case, else the
     /// capture-time `IMG_O1234.aae` of `IMG_1234.*` (any case). nil when there is none.
-    public static func aaeSidecar(forImage imagePath: String) -> String? {
+    package static func aaeSidecar(forImage imagePath: String) -> String? {
         aaeSidecar(forImage: imagePath, folderNames: FolderNameIndex())
     }
 

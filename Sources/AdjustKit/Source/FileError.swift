@@ -23,12 +23,12 @@ public struct FileError: Error, CustomStringConvertible {
     public var cause: (any Error)?
 
     /// A failure of `path`, described by `problem`.
-    public init(path: String, kind: Kind, problem: String) {
+    package init(path: String, kind: Kind, problem: String) {
         (self.path, self.kind, self.problem) = (path, kind, problem)
     }
 
     /// A failure of `path`, described by `error`'s own description.
-    public init(path: String, kind: Kind, _ error: any Error) {
+    package init(path: String, kind: Kind, _ error: any Error) {
         self.init(path: path, kind: kind, problem: SystemErrorText.describe(error) ?? "\(error)")
         cause = error
     }

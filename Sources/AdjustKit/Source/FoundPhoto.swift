@@ -15,7 +15,7 @@ public struct FoundPhoto: Sendable {
     /// Why `original` is nil, when it is.
     public var note: String?
 
-    public init(original: String?, edit: String?, appleRender: String?, layout: PhotoLayout,
+    package init(original: String?, edit: String?, appleRender: String?, layout: PhotoLayout,
                 failure: FileError? = nil, note: String? = nil) {
         (self.original, self.edit, self.appleRender, self.layout, self.failure, self.note)
             = (original, edit, appleRender, layout, failure, note)

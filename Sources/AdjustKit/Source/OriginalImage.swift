@@ -5,14 +5,14 @@
 /// JPEG's header segments, for its size, orientation, embedded edit and metadata carry-over — and
 /// a render reads the rest from the file as the decoder consumes it (`OriginalBytes`). Made from
 /// bytes (`init(bytes:)`), it holds them all.
-public enum OriginalImage: Sendable {
+package enum OriginalImage: Sendable {
     case jpeg(OriginalBytes)
     case heic(OriginalBytes, HEICHeader)
 
     /// Sniffs `bytes`: an ISO BMFF `ftyp` with a HEIF brand is read as a HEIC through `heic`
     /// (which checks the size limits); anything else is left for the JPEG decoder to accept or
     /// refuse.
-    public init(bytes: [UInt8], heic: HEICDecoder = HEICDecoder()) throws(HEICError) {
+    package init(bytes: [UInt8], heic: HEICDecoder = HEICDecoder()) throws(HEICError) {
         self = HEICDecoder.isHEIF(bytes) ? .heic(OriginalBytes(bytes), try heic.header(of: bytes)) : .jpeg(OriginalBytes(bytes))
     }
 
@@ -22,7 +22,7 @@ public enum OriginalImage: Sendable {
     /// `limit` bytes is refused before anything is read (kind `.unreadable`, or `.invalidContent`
     /// for the limit); a HEIC libheif refuses is `.invalidContent` with the `HEICError` as cause.
     /// The file is not kept open: a render opens it again and refuses it if it changed since.
-    public init(path: String, limit: Int = InputLimits.defaultMaxInputBytes,
+    package init(path: String, limit: Int = InputLimits.defaultMaxInputBytes,
                 heic: HEICDecoder = HEICDecoder()) throws(FileError) {
         let file = try InputFile.open(path, limit: limit)
         var head: [UInt8] = []
@@ -53,7 +53,7 @@ public enum OriginalImage: Sendable {
     }
 
     /// Where the file's bytes come from: held, or read from the file as the decoder consumes them.
-    public var source: OriginalBytes {
+    package var source: OriginalBytes {
         switch self {
         case .jpeg(let source), .heic(let source, _): return source
         }
@@ -61,10 +61,10 @@ public enum OriginalImage: Sendable {
 
     /// The whole file (`source.whole()`): read again from the file for an original made from a path.
     @available(*, deprecated, message: "an original made from a path holds only its head: use source.whole(), which reports a failed read")
-    public var bytes: [UInt8] { (try? source.whole()) ?? [] }
+    package var bytes: [UInt8] { (try? source.whole()) ?? [] }
 
     /// "JPEG" or "HEIC", for messages and reports.
-    public var formatName: String {
+    package var formatName: String {
         switch self {
         case .jpeg: return "JPEG"
         case .heic: return "HEIC"
@@ -75,7 +75,7 @@ public enum OriginalImage: Sendable {
     /// whole file for an original made from bytes), or a HEIC's EXIF, XMP and ICC profile laid out
     /// as APPn segments (`HEICMetadata.jpegHeader`), so that orientation, embedded-edit and
     /// carry-over code written for JPEG reads both. Every reader of it stops at SOS.
-    public var metadataJPEG: [UInt8] {
+    package var metadataJPEG: [UInt8] {
         switch self {
         case .jpeg(let source): return source.head
         case .heic(_, let header): return header.metadata.jpegHeader
@@ -83,7 +83,7 @@ public enum OriginalImage: Sendable {
     }
 
     /// Whether the decoder can decode at a reduced DCT scale (JPEG) or decodes whole (HEIC).
-    public var hasScaledDecode: Bool {
+    package var hasScaledDecode: Bool {
         if case .jpeg = self { return true }
         return false
     }
@@ -91,7 +91,7 @@ public enum OriginalImage: Sendable {
 
 /// An original's bytes: all of them in memory, or a file read as the decoder consumes it, of
 /// which only the head is held.
-public struct OriginalBytes: Sendable {
+package struct OriginalBytes: Sendable {
     private enum Storage: Sendable {
         case memory([UInt8])
         case file(path: String, stamp: FileStamp)
@@ -101,12 +101,12 @@ public struct OriginalBytes: Sendable {
     /// What is held in memory: every byte for bytes given; for a file, its head — a JPEG's first
     /// bytes through its first SOS segment (and `JPEGHeaderExtent.margin` more: the whole file
     /// when it has no SOS), a HEIC's `ftyp` box.
-    public let head: [UInt8]
+    package let head: [UInt8]
     /// The file's size in bytes.
-    public let count: Int
+    package let count: Int
 
     /// Bytes held in memory.
-    public init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         (storage, head, count) = (.memory(bytes), bytes, bytes.count)
     }
 
@@ -115,14 +115,14 @@ public struct OriginalBytes: Sendable {
     }
 
     /// The file the bytes are read from; nil for bytes held in memory.
-    public var path: String? {
+    package var path: String? {
         if case .file(let path, _) = storage { return path }
         return nil
     }
 
     /// Every byte: those held, or the whole file read again (refused, as a file that changed while
     /// it was read, unless it is the file the head came from, unchanged).
-    public func whole() throws(FileError) -> [UInt8] {
+    package func whole() throws(FileError) -> [UInt8] {
         switch storage {
         case .memory(let bytes): return bytes
         case .file:

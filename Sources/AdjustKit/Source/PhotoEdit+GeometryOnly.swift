@@ -4,7 +4,7 @@ extension PhotoEdit {
     /// is the unedited photo framed as the edit frames it, the same size as the edited render;
     /// `adjust fidelity` measures how far that is from Apple's render, the baseline adjust's
     /// colour steps must improve on.
-    public func geometryOnly(size: SizeRequest = .full, planner: RenderPlanner = RenderPlanner()) throws(FileError) -> PhotoEdit {
+    package func geometryOnly(size: SizeRequest = .full, planner: RenderPlanner = RenderPlanner()) throws(FileError) -> PhotoEdit {
         var copy = self
         copy.edit.chain = EditChain(edit.chain.filters.filter { type(of: $0).role == .geometry })
         do {
@@ -18,7 +18,7 @@ extension PhotoEdit {
 
     /// The file's own orientation: a JPEG's EXIF Orientation (nil without one), a HEIC's irot/imir
     /// as an EXIF value.
-    public var fileOrientation: Int? {
+    package var fileOrientation: Int? {
         switch original {
         case .jpeg(let source): return ExifOrientation.read(inJPEG: source.head).value
         case .heic(_, let header): return header.orientation

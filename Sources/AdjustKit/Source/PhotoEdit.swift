@@ -11,24 +11,36 @@ public struct PhotoEdit: Sendable {
     public var imagePath: String
     /// The photo's file and what kind of image it is: its head read (header and metadata), the
     /// rest read from the file as a render decodes it.
-    public var original: OriginalImage
+    package var original: OriginalImage
     /// The photo's whole file (a JPEG's or a HEIC's bytes; the name is from when only JPEGs were
     /// read), read again from the file; empty when that fails.
     @available(*, deprecated, message: "the photo's file is not held in memory: use original.source.whole(), which reports a failed read")
-    public var jpeg: [UInt8] { (try? original.source.whole()) ?? [] }
+    package var jpeg: [UInt8] { (try? original.source.whole()) ?? [] }
     /// The edit found or loaded, and where it came from.
     public var edit: LoadedEdit
     /// The render plan for this photo, its edit and the requested size.
-    public var plan: RenderPlan
+    package var plan: RenderPlan
     /// What runs `plan` on `original`.
-    public var renderer: Renderer
+    package var renderer: Renderer
 
+    /// Reads the photo at `imagePath` and its edit, and plans the render, with the defaults of
+    /// `adjust render`: the input limits, Photos' own reading of a modern edit, the streaming
+    /// renderer.
     /// - Parameters:
-    ///   - editPath: an explicit edit file (XMP, metadata dump or JPEG); nil to look for one.
+    ///   - editPath: an explicit edit file (XMP, AAE, metadata dump or JPEG); nil to look for one:
+    ///     the photo's own XMP, then a sidecar beside it (`IMG_0001.xmp`, `IMG_0001.AAE`, …).
     ///   - size: full size, a DCT scale, or a longest-side limit.
-    public init(imagePath: String, editPath: String? = nil, size: SizeRequest = .full,
-                editSource: EditSource = EditSource(), planner: RenderPlanner = RenderPlanner(),
-                renderer: Renderer = Renderer()) throws(FileError) {
+    /// - Throws: `FileError` naming the photo or the edit file and the problem.
+    public init(imagePath: String, editPath: String? = nil, size: SizeRequest = .full) throws(FileError) {
+        try self.init(imagePath: imagePath, editPath: editPath, size: size, editSource: EditSource(),
+                      planner: RenderPlanner(), renderer: Renderer())
+    }
+
+    /// As `init(imagePath:editPath:size:)`, with the edit reader, planner and renderer given (the
+    /// CLI's limits and options).
+    package init(imagePath: String, editPath: String? = nil, size: SizeRequest = .full,
+                 editSource: EditSource = EditSource(), planner: RenderPlanner = RenderPlanner(),
+                 renderer: Renderer = Renderer()) throws(FileError) {
         let original = try OriginalImage(path: imagePath, limit: editSource.limits.maxInputBytes, heic: renderer.heicDecoder)
         let storedSize: PixelSize
         var exif: (value: Int?, warning: String?)

@@ -105,19 +105,19 @@ public enum PhotoLayout: String, Sendable, CaseIterable {
     // MARK: Names
 
     /// A JPEG or HEIC/HEIF file name (any case): what can be an original or a render.
-    public static func isPhotoName(_ name: String) -> Bool {
+    package static func isPhotoName(_ name: String) -> Bool {
         ["jpg", "jpeg", "heic", "heif"].contains((name as NSString).pathExtension.lowercased())
     }
 
     /// `IMG_E` followed by a digit: Photos' name for its render of `IMG_…`.
-    public static func isAppleRenderName(_ name: String) -> Bool {
+    package static func isAppleRenderName(_ name: String) -> Bool {
         let lower = name.lowercased()
         guard isPhotoName(name), lower.hasPrefix("img_e"), let next = lower.dropFirst(5).first else { return false }
         return next.isASCII && next.isNumber
     }
 
     /// `FullSizeRender.jpg` / `.jpeg` / `.heic` (any case): the iPhone's render.
-    public static func isFullSizeRenderName(_ name: String) -> Bool {
+    package static func isFullSizeRenderName(_ name: String) -> Bool {
         isPhotoName(name) && (name as NSString).deletingPathExtension.lowercased() == "fullsizerender"
     }
 

@@ -2,9 +2,9 @@ import CSQLite
 import Foundation
 
 /// One asset of a macOS Photos 5+ library, as its `database/Photos.sqlite` describes it.
-public struct PhotosLibraryAsset: Sendable, Equatable {
+package struct PhotosLibraryAsset: Sendable, Equatable {
     /// Photo or video (`ZKIND`).
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case photo
         case video
         /// A `ZKIND` other than 0 or 1 (or none).
@@ -12,7 +12,7 @@ public struct PhotosLibraryAsset: Sendable, Equatable {
     }
 
     /// Where the original is.
-    public enum Original: Sendable, Equatable {
+    package enum Original: Sendable, Equatable {
         /// Inside the library: `originals/ZDIRECTORY/ZFILENAME`, relative to the library folder.
         case inLibrary(relativePath: String)
         /// A "referenced" file, never copied into the library: `ZDIRECTORY` is an absolute path
@@ -24,27 +24,27 @@ public struct PhotosLibraryAsset: Sendable, Equatable {
 
     /// `ZUUID`, e.g. `D1D4040D-D141-44E8-93EA-E403D9F63E07`: the stem of the original's and of
     /// the edit's file names inside the library (`resources/renders/D/UUID.plist`).
-    public var uuid: String
+    package var uuid: String
     /// `Z_PK` of the asset row.
-    public var primaryKey: Int64
+    package var primaryKey: Int64
     /// `ZDIRECTORY`: one hex digit for an original inside the library, an absolute folder for a
     /// referenced one.
-    public var directory: String?
+    package var directory: String?
     /// `ZFILENAME`: the original's name inside the library (`UUID.jpeg`), or a referenced file's.
-    public var fileName: String?
+    package var fileName: String?
     /// `ZADDITIONALASSETATTRIBUTES.ZORIGINALFILENAME`: the name the file had when it was imported.
-    public var originalFileName: String?
+    package var originalFileName: String?
     /// `ZHASADJUSTMENTS` is non-zero: Photos holds an edit of it.
-    public var hasAdjustments: Bool
+    package var hasAdjustments: Bool
     /// `ZTRASHEDSTATE` is non-zero: it is in Photos' "Recently Deleted".
-    public var isTrashed: Bool
-    public var kind: Kind
+    package var isTrashed: Bool
+    package var kind: Kind
     /// `ZADDEDDATE`: seconds since 2001-01-01 00:00 UTC (Core Data's reference date); nil if absent.
-    public var addedDate: Double?
-    public var original: Original
+    package var addedDate: Double?
+    package var original: Original
 
     /// The original's path under `libraryPath`, or a referenced file's own path; nil if unknown.
-    public func originalPath(inLibrary libraryPath: String) -> String? {
+    package func originalPath(inLibrary libraryPath: String) -> String? {
         switch original {
         case .inLibrary(let relative): return (libraryPath as NSString).appendingPathComponent(relative)
         case .referenced(let path): return path
@@ -82,17 +82,17 @@ public struct PhotosLibraryAsset: Sendable, Equatable {
 /// **Failures** (a missing, unreadable, corrupt or non-Photos database) throw one `FileError`
 /// naming `database/Photos.sqlite`, to be said once: the caller then names outputs by UUID
 /// (`PhotosOutputNames.uuidOnly`).
-public struct PhotosLibraryDatabase: Sendable {
+package struct PhotosLibraryDatabase: Sendable {
     /// The `.photoslibrary` folder, as given.
-    public let libraryPath: String
+    package let libraryPath: String
     /// `libraryPath/database/Photos.sqlite`.
-    public let databasePath: String
+    package let databasePath: String
     /// `ZASSET` or `ZGENERICASSET`.
-    public let assetTable: String
+    package let assetTable: String
     private let rows: [PhotosLibraryAsset]
 
     /// Reads the asset list of the library at `libraryPath` (the `.photoslibrary` folder).
-    public init(libraryPath: String) throws(FileError) {
+    package init(libraryPath: String) throws(FileError) {
         self.libraryPath = libraryPath
         let database = ((libraryPath as NSString).appendingPathComponent("database") as NSString)
             .appendingPathComponent("Photos.sqlite")
@@ -101,10 +101,10 @@ public struct PhotosLibraryDatabase: Sendable {
     }
 
     /// Every asset row, in `Z_PK` order (trashed ones included: see `isTrashed`).
-    public func assets() -> [PhotosLibraryAsset] { rows }
+    package func assets() -> [PhotosLibraryAsset] { rows }
 
     /// The output stems of every asset in the database (`PhotosOutputNames` gives the rule).
-    public func outputNames() -> PhotosOutputNames { PhotosOutputNames(assets: rows) }
+    package func outputNames() -> PhotosOutputNames { PhotosOutputNames(assets: rows) }
 }
 
 /// Stable, collision-free output file stems for a library's assets, from their original file names.
@@ -128,28 +128,28 @@ public struct PhotosLibraryDatabase: Sendable {
 /// name were added before it: a library that gains assets keeps every name it had; a name changes
 /// only when the asset holding the plain name leaves the database (removed from "Recently
 /// Deleted").
-public struct PhotosOutputNames: Sendable {
+package struct PhotosOutputNames: Sendable {
     /// Assets sharing one name, for the caller to report.
-    public struct Collision: Sendable, Equatable {
+    package struct Collision: Sendable, Equatable {
         /// The shared name (the first asset's, without extension).
-        public var name: String
+        package var name: String
         /// UUIDs in the rule's order: the first keeps `name`.
-        public var uuids: [String]
+        package var uuids: [String]
     }
 
     private let stems: [String: String]
     /// Every name shared by several assets, in order of the name's first asset (`Z_PK`).
-    public let collisions: [Collision]
+    package let collisions: [Collision]
 
     /// No database: every asset is named by its UUID.
-    public static let uuidOnly = PhotosOutputNames(stems: [:], collisions: [])
+    package static let uuidOnly = PhotosOutputNames(stems: [:], collisions: [])
 
     private init(stems: [String: String], collisions: [Collision]) {
         (self.stems, self.collisions) = (stems, collisions)
     }
 
     /// Applies the rule to `assets` (all of a database's rows: see the type's comment).
-    public init(assets: [PhotosLibraryAsset]) {
+    package init(assets: [PhotosLibraryAsset]) {
         typealias Entry = (asset: PhotosLibraryAsset, base: String)
         let entries: [Entry] = assets.map { ($0, Self.baseName(of: $0)) }
         var groups: [String: [Entry]] = [:]
@@ -202,7 +202,7 @@ public struct PhotosOutputNames: Sendable {
 
     /// The output stem (no extension) of the asset `uuid`: its UUID when the asset is unknown
     /// (`uuidOnly`, or not in the database).
-    public func stem(forUUID uuid: String) -> String { stems[uuid] ?? uuid }
+    package func stem(forUUID uuid: String) -> String { stems[uuid] ?? uuid }
 
     /// The comparison key of step 2.
     private static func key(_ name: String) -> String {

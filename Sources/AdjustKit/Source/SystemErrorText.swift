@@ -3,10 +3,10 @@ import Foundation
 /// Foundation's file errors in the words of the rest of the tool: "permission denied", not
 /// `Error Domain=NSCocoaErrorDomain Code=513 "…" UserInfo={…}`. Every message adjust prints is
 /// one short line, and Foundation's descriptions are neither short nor one line.
-public enum SystemErrorText {
+package enum SystemErrorText {
     /// A short, one-line reason for a Foundation (Cocoa or POSIX) error; nil for any other error,
     /// whose own description is already the project's.
-    public static func describe(_ error: any Error) -> String? {
+    package static func describe(_ error: any Error) -> String? {
         let ns = error as NSError
         if ns.domain == NSPOSIXErrorDomain { return posix(Int32(ns.code)) }
         if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {

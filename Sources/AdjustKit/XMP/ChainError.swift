@@ -1,6 +1,6 @@
 /// A packet that is well-formed XMP but not a valid edit. Messages are one line, without the
 /// file name (the caller adds it).
-public enum ChainError: Error, Equatable, CustomStringConvertible {
+package enum ChainError: Error, Equatable, CustomStringConvertible {
     case invalidNumber(property: String, text: String, reason: String)
     case expectedSimpleValue(property: String)
     case expectedArray(property: String)
@@ -9,7 +9,7 @@ public enum ChainError: Error, Equatable, CustomStringConvertible {
     case tooMany(String, count: Int, limit: Int)
 
     /// One line, without the file name.
-    public var description: String {
+    package var description: String {
         switch self {
         case let .invalidNumber(property, text, reason):
             return "\(property) must be a finite number, got \"\(text.prefix(40))\" (\(reason))"

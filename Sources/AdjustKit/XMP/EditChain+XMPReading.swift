@@ -7,7 +7,7 @@ extension EditChain {
     /// Values are kept as written (clamping is the renderer's business). A filter whose required
     /// properties are only partly present does not exist, as in Core Image; that, and any aas
     /// property this project does not know, is reported in `warnings` rather than dropped silently.
-    public init(xmp packet: XMPPacket, warnings: inout [String]) throws(ChainError) {
+    package init(xmp packet: XMPPacket, warnings: inout [String]) throws(ChainError) {
         self.init()
         var reader = AdjustmentXMPReader(packet: packet)
         for kind in FilterRegistry.xmpKinds {

@@ -7,7 +7,7 @@ extension EditChain {
     /// back equal (`EditChain(xmp:)`), exactly with `.exact` numbers and to `%g`'s six significant
     /// digits with `.coreImage`. Steps that AdjustmentXMP cannot carry (modern Photos
     /// adjustments) are left out.
-    public func adjustmentXMP(numberStyle: NumberStyle = .coreImage) -> String {
+    package func adjustmentXMP(numberStyle: NumberStyle = .coreImage) -> String {
         var body = AdjustmentXMPWriter(numberStyle: numberStyle)
         for kind in FilterRegistry.xmpKinds { Self.write(kind, of: self, to: &body) }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How the writer spells numbers.
-public enum NumberStyle: Sendable {
+package enum NumberStyle: Sendable {
     /// C `%g`, as Core Image wrote them (6 significant digits): what iOS produced, but lossy for
     /// numbers with more digits.
     case coreImage
@@ -9,7 +9,7 @@ public enum NumberStyle: Sendable {
     case exact
 
     /// `value` spelled in this style.
-    public func format(_ value: Double) -> String {
+    package func format(_ value: Double) -> String {
         switch self {
         case .coreImage:
             return String(format: "%g", value)
