@@ -37,6 +37,8 @@ let package = Package(
         // A Photos library's database/Photos.sqlite, read only (PhotosLibraryDatabase; Debian: libsqlite3-dev).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
+        // glibc's <malloc.h> (mallopt), for the batch's memory (Sources/adjust/LongRunMemory.swift).
+        .systemLibrary(name: "CMalloc"),
 
         // Region decoding and row-streamed encoding through libjpeg's own API (Debian:
         // libjpeg62-turbo-dev); C because libjpeg reports errors by longjmp.
@@ -48,7 +50,7 @@ let package = Package(
         .target(name: "AdjustKit", dependencies: ["XMPParse", "CTurboJPEG", "CJPEGRegion", "CExif", "CPNG", "CZlib", "CLCMS2", "CHeifLoader", "CSQLite",
                                                  .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(name: "adjust", dependencies: [
-            "AdjustKit",
+            "AdjustKit", "CMalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

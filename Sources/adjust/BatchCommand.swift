@@ -149,8 +149,9 @@ struct BatchCommand: ParsableCommand {
 
     func run() throws {
         let started = DispatchTime.now()
+        LongRunMemory.returnLargeBlocksWhenFreed()
         let format = format.flatMap { ImageFormat(rawValue: $0.lowercased()) } ?? .jpeg
-        let renderer: Renderer
+        var renderer: Renderer
         do {
             try BatchFiles.checkInputsExist(inputs)
             try BatchFiles.makeDirectory(out)
@@ -173,12 +174,15 @@ struct BatchCommand: ParsableCommand {
             .compactMap(\.output)))
         let optionsDescription: String
         do { optionsDescription = try outputOptionsDescription(format: format) } catch { throw Diagnostics.fail(error) }
+        let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, items.count))
+        // Each render decodes a HEIC's tiles with its share of the cores; given one, it holds one
+        // tile row at a time instead of two, which bounds the batch's memory by the rows in flight.
+        renderer.heicDecodingThreads = max(1, ProcessInfo.processInfo.activeProcessorCount / workers)
         let job = BatchRunner(renderer: renderer, editSource: limits.editSource, planner: limits.planner,
                               size: size.request, format: format, quality: quality, metadata: metadata.options,
                               xmpDir: xmpDir, skipExisting: skipExisting, unedited: unedited, appleRender: appleRender, update: update,
                               tool: "adjust \(Adjust.configuration.version)", optionsDescription: optionsDescription,
                               json: json, inputKeys: Set(allItems.compactMap(\.key)))
-        let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, items.count))
         let progress = BatchProgress(total: items.count)
         for remark in collection.remarks { progress.message("adjust: note: \(remark)") }
         let interruption = BatchInterruption()

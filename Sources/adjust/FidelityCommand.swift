@@ -105,6 +105,7 @@ struct FidelityCommand: ParsableCommand {
 
     func run() throws {
         let started = DispatchTime.now()
+        LongRunMemory.returnLargeBlocksWhenFreed()
         if let html { try Self.checkWritable(html) }
         let check: FidelityCheck
         do {

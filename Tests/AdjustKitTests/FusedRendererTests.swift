@@ -109,6 +109,23 @@ final class FusedRendererTests: XCTestCase {
         }
     }
 
+    /// A JPEG output in another orientation is encoded from the unoriented raster, row by
+    /// gathered row: the same bytes as orienting the raster and encoding that (orientations 6 and 3,
+    /// at quality 90, 4:4:4, and 80, 4:2:0).
+    func testOrientedJPEGIsTheSameBytesAsEncodingTheOrientedRaster() throws {
+        for (image, xmp) in [("Landscape_6.jpg", "straighten-3deg.xmp"), ("Landscape_3.jpg", "fractional-crop.xmp")] {
+            let edit = try PhotoEdit(imagePath: TestFixtures.image(image), editPath: TestFixtures.xmp(xmp))
+            XCTAssertNotEqual(edit.plan.orientation, .identity, image)
+            for quality in [90, 80] {
+                let streamed = try edit.renderEncoded(format: .jpeg, quality: quality)
+                let raster = try edit.render()
+                let encoded = try JPEGEncoder.encode(raster.image, quality: quality, compositingIn: raster.workingSpace)
+                XCTAssertEqual(streamed.size, raster.image.size, "\(image) q\(quality)")
+                XCTAssertTrue(streamed.bytes == encoded, "\(image) \(xmp) q\(quality): other bytes")
+            }
+        }
+    }
+
     // MARK: red-eye (a region kernel) on the streaming renderer
 
     /// The real fixture's correction (a progressive JPEG) at full size, DCT scales and a shrink,

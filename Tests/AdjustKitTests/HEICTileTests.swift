@@ -147,7 +147,7 @@ final class HEICTileTests: XCTestCase {
     /// read (a preview) 2 × 8 of the 48 the whole-image decode holds; a region within one tile
     /// row holds that row alone.
     func testAtMostTwoTileRowsHeld() throws {
-        let source = try XCTUnwrap(HEICDecoder().openTiles(TestFixtures.bytes(Self.bench)))
+        let source = try XCTUnwrap(HEICDecoder(decodingThreads: 2).openTiles(TestFixtures.bytes(Self.bench)))
         let image = source.tiling.imageSize
         let tile = source.tiling.tileSize.pixelCount
         for (region, held) in [(PixelRect(x: 200, y: 300, width: 1500, height: 1200), 2 * 4 * tile),
@@ -164,6 +164,28 @@ final class HEICTileTests: XCTestCase {
             XCTAssertEqual(rows.peakHeldPixels, held, "\(region)")
             XCTAssertLessThan(rows.peakHeldPixels * 2, image.pixelCount, "\(region): two tile rows, not the image")
         }
+    }
+
+    /// Given one decoding thread (a render among several, `batch -j`), a render does not decode
+    /// ahead: it holds one tile row at a time, and reads the same bytes.
+    func testOneThreadHoldsOneTileRow() throws {
+        let bytes = try TestFixtures.bytes(Self.bench)
+        let ahead = try XCTUnwrap(HEICDecoder(decodingThreads: 2).openTiles(bytes))
+        let single = try XCTUnwrap(HEICDecoder(decodingThreads: 1).openTiles(bytes))
+        let size = single.tiling.imageSize
+        let region = PixelRect(x: 0, y: 0, width: size.width, height: size.height)
+        var pixels: [[UInt8]] = []
+        var held: [Int] = []
+        for source in [ahead, single] {
+            let rows = source.rows(region: region)
+            var image = [UInt8](repeating: 0, count: size.pixelCount * 3)
+            try image.withUnsafeMutableBufferPointer { try rows.readRows(into: $0.baseAddress!, stride: size.width * 3, count: size.height) }
+            pixels.append(image)
+            held.append(rows.peakHeldPixels)
+        }
+        let tileRow = 8 * single.tiling.tileSize.pixelCount
+        XCTAssertEqual(held, [2 * tileRow, tileRow])
+        XCTAssertTrue(pixels[0] == pixels[1], "one thread decodes other pixels")
     }
 
     /// A HEIC cut short in its tile data is refused with one line (exit 65), no output written,

@@ -68,7 +68,8 @@ package struct HEICTiling: Equatable, Sendable {
 /// A HEIC's primary image in its stored frame, decoded tile row by tile row as the fused renderer
 /// asks for rows, only the tiles the region overlaps (libheif 1.19's tile API): a crop decodes
 /// the tiles it keeps, and a render holds at most two tile rows of decoded pixels (the one read
-/// and the next, decoding ahead on other threads), never the image. The tiles of a tile row
+/// and the next, decoding ahead on other threads; one tile row when given one thread), never the
+/// image. The tiles of a tile row
 /// decode in parallel. Each tile is converted to RGB by libheif on its own,
 /// which gives the same bytes as libheif's whole-image decode (HEICTests checks every fixture).
 /// Used on the decoder thread only, once made.
@@ -179,7 +180,9 @@ final class HEICTileRows: DecodedRowSource {
             release()
             throw input?.readFailure ?? failure
         }
-        if row < (lastRow - 1) / tiling.tileSize.height { pending = startDecoding(tileRow: row + 1) }
+        // With one decoding thread this render is one of several at once (`batch -j`), whose cores
+        // are busy with the others anyway: no decoding ahead, so it holds one tile row, not two.
+        if threads > 1, row < (lastRow - 1) / tiling.tileSize.height { pending = startDecoding(tileRow: row + 1) }
         peakHeldPixels = max(peakHeldPixels, (held.count + (pending == nil ? 0 : tileColumns.count)) * tiling.tileSize.pixelCount)
     }
 

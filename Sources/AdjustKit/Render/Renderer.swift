@@ -128,8 +128,15 @@ package struct Renderer: Sendable {
     /// older than 1.19 takes; tests compare the two).
     var heicByTile = true
 
+    /// Threads that decode a HEIC's tiles at once; nil: one per core. `batch -j N` gives each of its
+    /// N renders its share of the cores, and a render given one thread does not decode ahead, so
+    /// it holds one tile row (HEICTileRows).
+    package var heicDecodingThreads: Int?
+
     /// The HEIC decoder, with the same size limits as `decoder`.
-    package var heicDecoder: HEICDecoder { HEICDecoder(maxSide: decoder.maxSide, maxPixels: decoder.maxPixels) }
+    package var heicDecoder: HEICDecoder {
+        HEICDecoder(maxSide: decoder.maxSide, maxPixels: decoder.maxPixels, decodingThreads: heicDecodingThreads)
+    }
 
     /// Decodes `jpeg` (the photo the plan was made for) at the plan's scale and runs the plan.
     /// Throws `RenderError` or `DecodeError`; `RenderError.unknownFilter` comes before anything
@@ -238,6 +245,13 @@ package struct Renderer: Sendable {
     }
 
     private func render(_ plan: RenderPlan, pixels: Pixels, program: ColourProgram) throws -> Rendering {
+        var rendering = try renderUnoriented(plan, pixels: pixels, program: program)
+        rendering.image = rendering.image.oriented(plan.orientation)
+        return rendering
+    }
+
+    /// The rendering before the plan's orientation: the raster as the sampler makes it.
+    private func renderUnoriented(_ plan: RenderPlan, pixels: Pixels, program: ColourProgram) throws -> Rendering {
         var image = RGBA8Image(size: plan.outputSize)
         var decoded: (warnings: [String], decodeSeconds: Double) = ([], 0)
         let rowBytes = plan.outputSize.width * 4
@@ -247,7 +261,7 @@ package struct Renderer: Sendable {
                 (base + j * rowBytes).update(from: row, count: rowBytes)
             }
         }
-        var rendering = Rendering(image: image.oriented(plan.orientation), workingSpace: program.space,
+        var rendering = Rendering(image: image, workingSpace: program.space,
                                   approximations: program.approximations,
                                   warnings: decoded.warnings + program.skipped
                                       + program.storedRegionWarnings(imageSize: plan.decodedSize))
@@ -256,8 +270,9 @@ package struct Renderer: Sendable {
     }
 
     /// Renders and encodes in one pass: for an upright JPEG the rows go to the encoder as they
-    /// are made, so neither the source nor the output is ever whole in memory. PNG output and
-    /// EXIF orientations other than 1 render the raster first, then encode it.
+    /// are made, so neither the source nor the output is ever whole in memory. A JPEG with another
+    /// orientation holds the rendered raster once and encodes its oriented rows from it, never an
+    /// oriented copy. PNG output renders the raster first, then encodes it.
     package func renderEncoded(_ plan: RenderPlan, jpeg: [UInt8], format: ImageFormat, quality: Int) throws -> EncodedRendering {
         try renderEncoded(plan, original: .jpeg(OriginalBytes(jpeg)), format: format, quality: quality)
     }
@@ -274,8 +289,12 @@ package struct Renderer: Sendable {
 
     private func renderEncoded(_ plan: RenderPlan, pixels: Pixels, program: ColourProgram, format: ImageFormat,
                                quality: Int) throws -> EncodedRendering {
-        guard format == .jpeg, plan.orientation == .identity else {
+        guard format == .jpeg else {
             return try render(plan, pixels: pixels, program: program).encoded(as: format, quality: quality)
+        }
+        guard plan.orientation == .identity else {
+            return try encodedOriented(renderUnoriented(plan, pixels: pixels, program: program), plan.orientation,
+                                       quality: quality)
         }
         let size = plan.outputSize
         let writer = try JPEGRowWriter(size: size, quality: quality)
@@ -292,5 +311,35 @@ package struct Renderer: Sendable {
                                              + program.storedRegionWarnings(imageSize: plan.decodedSize))
         rendering.decodeMs = decoded.decodeSeconds * 1000
         return rendering
+    }
+
+    /// `rendering`'s raster shown in `orientation`, as a JPEG: each oriented row gathered from the
+    /// raster, composited and handed to the row encoder. The same bytes as orienting the raster
+    /// and encoding that, without holding the oriented copy and a whole RGB image beside it (a
+    /// 2048-px preview of an iPhone photo, orientation 6: 12 MB instead of about 44).
+    private func encodedOriented(_ rendering: Rendering, _ orientation: Orientation, quality: Int) throws -> EncodedRendering {
+        let raster = rendering.image
+        let size = orientation.orientedSize(of: raster.size)
+        let writer = try JPEGRowWriter(size: size, quality: quality)
+        let rgba = UnsafeMutablePointer<UInt32>.allocate(capacity: size.width)
+        let rgb = UnsafeMutablePointer<UInt8>.allocate(capacity: size.width * 3)
+        defer { rgba.deallocate(); rgb.deallocate() }
+        let working = rendering.workingSpace.fromByte
+        try raster.pixels.withUnsafeBytes { bytes in
+            let pixels = bytes.bindMemory(to: UInt32.self)
+            for y in 0..<size.height {
+                for x in 0..<size.width {
+                    let (u, v) = orientation.sourcePixel(x: x, y: y, unorientedSize: raster.size)
+                    rgba[x] = pixels[v * raster.size.width + u]
+                }
+                rgba.withMemoryRebound(to: UInt8.self, capacity: size.width * 4) { row in
+                    JPEGEncoder.compositeOverBlack(row, count: size.width, into: rgb, working: working, space: rendering.workingSpace)
+                }
+                try writer.write(rows: rgb, stride: size.width * 3, count: 1)
+            }
+        }
+        var encoded = EncodedRendering(bytes: try writer.finish(), format: .jpeg, size: size, notes: rendering.notes)
+        encoded.decodeMs = rendering.decodeMs
+        return encoded
     }
 }
