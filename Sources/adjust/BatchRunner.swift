@@ -204,11 +204,22 @@ final class BatchRunner: Sendable {
         }
     }
 
-    /// Renders, encodes and writes atomically with the provenance in the output's metadata.
+    /// Renders, encodes and writes atomically with the provenance in the output's metadata. A
+    /// PNG is written to its file as it is encoded (`PhotoEdit.renderAndWritePNG`): its
+    /// `renderMs` then holds the writes too, and `writeMs` the provenance sidecar's.
     private func renderAndWrite(_ photo: PhotoEdit, input: String, to output: String, provenance: Provenance,
                                 into record: inout BatchRecord, warnings: inout [String]) throws(FileError) {
+        var metadata = self.metadata
+        // --strip-metadata puts nothing in the image: the record goes beside it.
+        metadata.provenance = metadata.stripAll ? nil : provenance
         var clock = DispatchTime.now()
-        let rendering = try photo.renderEncoded(format: format, quality: quality)
+        let rendering: EncodedRendering
+        var metadataWarnings: [String] = []
+        if format == .png {
+            (rendering, metadataWarnings) = try photo.renderAndWritePNG(to: output, compression: .default, metadata: metadata)
+        } else {
+            rendering = try photo.renderEncoded(format: format, quality: quality)
+        }
         record.renderMs = Self.milliseconds(since: clock)
         record.decodeMs = (rendering.decodeMs * 10).rounded() / 10
         warnings += rendering.warnings.map { "warning: \(input): \($0)" }
@@ -220,10 +231,7 @@ final class BatchRunner: Sendable {
         }
 
         clock = DispatchTime.now()
-        var metadata = self.metadata
-        // --strip-metadata puts nothing in the image: the record goes beside it.
-        metadata.provenance = metadata.stripAll ? nil : provenance
-        let metadataWarnings = try photo.write(rendering, to: output, metadata: metadata)
+        if format == .jpeg { metadataWarnings = try photo.write(rendering, to: output, metadata: metadata) }
         if metadata.stripAll {
             try ProvenanceSidecar.write(provenance, forOutput: output)
         } else {

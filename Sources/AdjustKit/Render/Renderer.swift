@@ -151,8 +151,9 @@ public struct Renderer: Sendable {
     }
 
     /// `withPixels`, with `program` made again with the photo's depth image where the chain has a
-    /// `DepthEffect` and the photo (a HEIC) has one.
-    private func withPixels<T>(of original: OriginalImage, plan: RenderPlan, program: ColourProgram,
+    /// `DepthEffect` and the photo (a HEIC) has one. (Internal, as `Pixels` and `run`, for the
+    /// PNG encoder's pass: Renderer+PNG.swift.)
+    func withPixels<T>(of original: OriginalImage, plan: RenderPlan, program: ColourProgram,
                                _ body: (Pixels, ColourProgram) throws -> T) throws -> T {
         guard plan.rescaledChain[DepthEffect.self] != nil else { return try withPixels(of: original) { try body($0, program) } }
         var depth: DepthMap?
@@ -166,7 +167,7 @@ public struct Renderer: Sendable {
     /// Where the pixels of the render come from: a JPEG decoded as the render goes, a HEIC whose
     /// tiles are decoded as the render goes (libheif 1.19's tile API), or a HEIC's whole decoded
     /// raster (valid inside `withPixels` only) and the seconds libheif took.
-    private enum Pixels {
+    enum Pixels {
         case jpeg(OriginalBytes)
         case tiles(HEICTileSource)
         case raster(RGB8Rows, decodeSeconds: Double)
@@ -217,7 +218,7 @@ public struct Renderer: Sendable {
     }
 
     /// Runs `fused` on `pixels`; returns the decode's warnings and the seconds spent decoding.
-    private func run(_ fused: FusedRenderer, pixels: Pixels, sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void)
+    func run(_ fused: FusedRenderer, pixels: Pixels, sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void)
         throws -> (warnings: [String], decodeSeconds: Double) {
         switch pixels {
         case .jpeg(let source): return try fused.run(jpeg: source, sink: sink)
@@ -254,9 +255,10 @@ public struct Renderer: Sendable {
         return rendering
     }
 
-    /// Renders and encodes in one pass: for an upright JPEG the rows go to the encoder as they
-    /// are made, so neither the source nor the output is ever whole in memory. PNG output and
-    /// EXIF orientations other than 1 render the raster first, then encode it.
+    /// Renders and encodes in one pass: for an upright JPEG or PNG the rows go to the encoder as
+    /// they are made, so neither the source nor the output is ever whole in memory (a PNG at the
+    /// default `PNGCompression`; the file's bytes are held, as the JPEG's are). EXIF orientations
+    /// other than 1 render the raster first, then encode it.
     public func renderEncoded(_ plan: RenderPlan, jpeg: [UInt8], format: ImageFormat, quality: Int) throws -> EncodedRendering {
         try renderEncoded(plan, original: .jpeg(OriginalBytes(jpeg)), format: format, quality: quality)
     }
@@ -273,7 +275,12 @@ public struct Renderer: Sendable {
 
     private func renderEncoded(_ plan: RenderPlan, pixels: Pixels, program: ColourProgram, format: ImageFormat,
                                quality: Int) throws -> EncodedRendering {
-        guard format == .jpeg, plan.orientation == .identity else {
+        if format == .png {
+            return try renderPNG(plan, pixels: pixels, program: program) { hasAlpha in
+                try PNGRowWriter.inMemory(size: plan.orientedSize, hasAlpha: hasAlpha, compression: .default)
+            }
+        }
+        guard plan.orientation == .identity else {
             return try render(plan, pixels: pixels, program: program).encoded(as: format, quality: quality)
         }
         let size = plan.outputSize
