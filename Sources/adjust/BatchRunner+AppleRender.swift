@@ -58,7 +58,7 @@ extension BatchRunner {
             let rendering: EncodedRendering
             var metadataWarnings: [String] = []
             if format == .png {
-                (rendering, metadataWarnings) = try render.renderAndWritePNG(to: output, compression: .default, metadata: metadata)
+                (rendering, metadataWarnings) = try render.renderAndWritePNG(to: output, compression: pngCompression, metadata: metadata)
             } else {
                 rendering = try render.renderEncoded(format: format, quality: quality)
             }

@@ -10,6 +10,8 @@ final class BatchRunner: Sendable {
     let size: SizeRequest
     let format: ImageFormat
     let quality: Int
+    /// `--png-compression`.
+    let pngCompression: PNGCompression
     let metadata: MetadataOptions
     let xmpDir: String?
     let skipExisting: Bool
@@ -28,12 +30,12 @@ final class BatchRunner: Sendable {
     private let outputLock = Mutex(())
 
     init(renderer: Renderer, editSource: EditSource, planner: RenderPlanner, size: SizeRequest, format: ImageFormat,
-         quality: Int, metadata: MetadataOptions, xmpDir: String?, skipExisting: Bool, unedited: UneditedPolicy,
+         quality: Int, pngCompression: PNGCompression, metadata: MetadataOptions, xmpDir: String?, skipExisting: Bool, unedited: UneditedPolicy,
          appleRender: AppleRenderPolicy, update: Bool, tool: String, optionsDescription: String, json: Bool,
          inputKeys: Set<BatchFiles.Key>) {
         (self.unedited, self.appleRenderPolicy) = (unedited, appleRender)
         (self.renderer, self.editSource, self.planner, self.size, self.format) = (renderer, editSource, planner, size, format)
-        self.metadata = metadata
+        (self.metadata, self.pngCompression) = (metadata, pngCompression)
         (self.quality, self.xmpDir, self.skipExisting, self.json) = (quality, xmpDir, skipExisting, json)
         (self.update, self.tool, self.optionsDescription) = (update, tool, optionsDescription)
         self.inputKeys = inputKeys
@@ -216,7 +218,7 @@ final class BatchRunner: Sendable {
         let rendering: EncodedRendering
         var metadataWarnings: [String] = []
         if format == .png {
-            (rendering, metadataWarnings) = try photo.renderAndWritePNG(to: output, compression: .default, metadata: metadata)
+            (rendering, metadataWarnings) = try photo.renderAndWritePNG(to: output, compression: pngCompression, metadata: metadata)
         } else {
             rendering = try photo.renderEncoded(format: format, quality: quality)
         }

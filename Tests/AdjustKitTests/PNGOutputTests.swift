@@ -148,6 +148,44 @@ final class PNGOutputTests: XCTestCase {
 
     // MARK: - The command line
 
+    func testABadPNGCompressionExits64WithOneLineAndWritesNothing() throws {
+        let image = TestFixtures.image("Landscape_1.jpg")
+        for value in ["10", "-1", "fast"] {
+            let out = output("bad-\(value).png")
+            let render = try BinaryRun.run(CLITests.binary, ["render", image, "--unedited", "render", "-o", out, "--png-compression=\(value)"])
+            XCTAssertEqual(render.status, 64, render.stderr)
+            let first = render.stderr.split(separator: "\n").first.map(String.init) ?? ""
+            XCTAssertTrue(first.hasPrefix("Error: ") && first.contains("--png-compression"), "one line naming the option: \(render.stderr)")
+            if value != "fast" { XCTAssertEqual(first, "Error: --png-compression must be 0–9, got \(value)") }
+            XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+
+            let folder = output("batch-\(value)")
+            let batch = try BinaryRun.run(CLITests.binary, ["batch", image, "--out", folder, "--format", "png", "--png-compression=\(value)"])
+            XCTAssertEqual(batch.status, 64, batch.stderr)
+            XCTAssertTrue(batch.stderr.hasPrefix("Error: ") && batch.stderr.contains("--png-compression"), batch.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: folder), "nothing written")
+        }
+        let help = try BinaryRun.run(CLITests.binary, ["render", "--help"]).stdout
+        XCTAssertTrue(help.contains("--png-compression"), "render --help documents --png-compression")
+    }
+
+    func testTheCompressionFlagReachesTheFile() throws {
+        let image = TestFixtures.image("Landscape_1.jpg")
+        var sizes: [Int] = []
+        for level in ["1", "9"] {
+            let out = output("cli-\(level).png")
+            let run = try BinaryRun.run(CLITests.binary, ["render", image, "--unedited", "render", "-o", out, "--png-compression", level])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            sizes.append(try TestFixtures.bytes(out).count)
+        }
+        XCTAssertGreaterThan(sizes[0], sizes[1])
+        let folder = output("batch")
+        let batch = try BinaryRun.run(CLITests.binary, ["batch", image, "--out", folder, "--format", "png", "--unedited", "render",
+                                                        "--png-compression", "1"])
+        XCTAssertEqual(batch.status, 0, batch.stderr)
+        XCTAssertEqual(try TestFixtures.bytes(folder + "/Landscape_1.png").count, sizes[0] + (try Self.provenanceChunkBytes(folder + "/Landscape_1.png")))
+    }
+
     /// A write that fails half way (the file-size limit: write(2) says EFBIG) leaves neither
     /// the output nor a temporary file, and an existing output as it was; the error is one line
     /// naming the output, exit 73.
@@ -191,6 +229,18 @@ final class PNGOutputTests: XCTestCase {
         }
         XCTAssertEqual(position, png.count, "chunks end at the file's end")
         return types
+    }
+
+    /// The bytes of a batch output's provenance iTXt chunk (length, type, data, CRC).
+    private static func provenanceChunkBytes(_ path: String) throws -> Int {
+        let png = try TestFixtures.bytes(path)
+        var position = 8
+        while position + 12 <= png.count {
+            let length = png[position..<(position + 4)].reduce(0) { $0 << 8 | Int($1) }
+            if String(decoding: png[(position + 4)..<(position + 8)], as: UTF8.self) == "iTXt" { return 12 + length }
+            position += 12 + length
+        }
+        return 0
     }
 
     private func assertPNGCheckPasses(_ path: String, line: UInt = #line) throws {
