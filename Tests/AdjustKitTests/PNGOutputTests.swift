@@ -99,6 +99,21 @@ final class PNGOutputTests: XCTestCase {
         try assertStreamMatchesRaster(edit, "nearly-whole-crop", rgba: false)
     }
 
+    /// A first pass of the wrong colour type is abandoned at the first pixel that is not opaque
+    /// (RGB) or at the end (RGBA, every pixel opaque); the second pass writes the file over, in
+    /// memory and in the output's temporary file alike.
+    func testAFirstPassOfTheWrongColourTypeIsWrittenAgain() throws {
+        let (s, c) = (sin(3 * Double.pi / 180), cos(3 * Double.pi / 180))
+        let xmp = output("straighten-uncropped.xmp")
+        try EditXMP.affine(a: c, b: s, c: -s, d: c).write(toFile: xmp, atomically: true, encoding: .utf8)
+        for (edit, startsRGB, rgba) in [(try PhotoEdit(imagePath: TestFixtures.image("Landscape_1.jpg"), editPath: xmp), true, true),
+                                        (try PhotoEdit(imagePath: TestFixtures.image("Landscape_1.jpg")), false, false)] {
+            var forced = edit
+            forced.renderer.pngFirstPassIsRGB = startsRGB
+            try assertStreamMatchesRaster(forced, "first-pass-\(startsRGB ? "rgb" : "rgba")", rgba: rgba)
+        }
+    }
+
     /// The promise is never broken: wherever the plan promises opacity, the render is opaque.
     /// Across the geometry catalogue, at full size and reduced, it is made exactly where it holds.
     func testThePlansOpacityPromiseHoldsOnEveryGeometryCase() throws {

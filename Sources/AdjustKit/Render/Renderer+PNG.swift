@@ -27,7 +27,7 @@ extension Renderer {
         if plan.orientation != .identity {
             written = try writeOriented(fused, pixels: pixels, open: open)
         } else {
-            let guess = !plan.isOpaqueForCertain
+            let guess = !(pngFirstPassIsRGB ?? plan.isOpaqueForCertain)
             if let first = try stream(fused, pixels: pixels, hasAlpha: guess, open: open) {
                 written = first
             } else if let second = try stream(fused, pixels: pixels, hasAlpha: !guess, open: open) {

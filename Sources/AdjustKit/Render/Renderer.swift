@@ -127,6 +127,10 @@ public struct Renderer: Sendable {
     /// older than 1.19 takes; tests compare the two).
     var heicByTile = true
 
+    /// The colour type an upright PNG's first pass takes: nil, the plan's (`isOpaqueForCertain`);
+    /// true RGB, false RGBA, whatever the plan says (tests make the pass find the other type).
+    var pngFirstPassIsRGB: Bool?
+
     /// The HEIC decoder, with the same size limits as `decoder`.
     public var heicDecoder: HEICDecoder { HEICDecoder(maxSide: decoder.maxSide, maxPixels: decoder.maxPixels) }
 
