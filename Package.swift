@@ -43,11 +43,14 @@ let package = Package(
         // Region decoding and row-streamed encoding through libjpeg's own API (Debian:
         // libjpeg62-turbo-dev); C because libjpeg reports errors by longjmp.
         .target(name: "CJPEGRegion", linkerSettings: [.linkedLibrary("jpeg")]),
+        // Row-streamed PNG encoding through libpng's own API (Debian: libpng-dev); C for the same
+        // reason: libpng reports errors by longjmp.
+        .target(name: "CPNGRows", linkerSettings: [.linkedLibrary("png16")]),
         // libheif through dlopen when the first HEIC is read, not at every start (heif_loader.h says why).
         .target(name: "CHeifLoader", linkerSettings: [.linkedLibrary("dl")]),
 
         .target(name: "XMPParse", dependencies: ["CLibXML2"]),
-        .target(name: "AdjustKit", dependencies: ["XMPParse", "CTurboJPEG", "CJPEGRegion", "CExif", "CPNG", "CZlib", "CLCMS2", "CHeifLoader", "CSQLite",
+        .target(name: "AdjustKit", dependencies: ["XMPParse", "CTurboJPEG", "CJPEGRegion", "CPNGRows", "CExif", "CPNG", "CZlib", "CLCMS2", "CHeifLoader", "CSQLite",
                                                  .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(name: "adjust", dependencies: [
             "AdjustKit", "CMalloc",

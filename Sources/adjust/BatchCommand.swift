@@ -131,6 +131,11 @@ struct BatchCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("JPEG quality, 1–100.", valueName: "Q"))
     var quality: Int = 90
 
+    @Option(name: .long, help: ArgumentHelp(
+        "PNG compression (zlib level), 0 (stored, fastest) to 9 (slowest, usually smallest); \(PNGCompression.default.level) by default. Only the file's size changes, never its pixels.",
+        valueName: "N"))
+    var pngCompression: Int = PNGCompression.default.level
+
     // Last and untitled: help lists the options a user reaches for first, then the limits
     // (swift-argument-parser shows every titled group before the untitled options).
     @OptionGroup var limits: LimitOptions
@@ -138,6 +143,9 @@ struct BatchCommand: ParsableCommand {
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give at least one input file or folder") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1–100, got \(quality)") }
+        guard PNGCompression(level: pngCompression) != nil else {
+            throw ValidationError("--png-compression must be 0–9, got \(pngCompression)")
+        }
         if let format, ImageFormat(rawValue: format.lowercased()) == nil {
             throw ValidationError("--format must be jpeg or png, got '\(format)'")
         }
@@ -179,7 +187,8 @@ struct BatchCommand: ParsableCommand {
         // tile row at a time instead of two, which bounds the batch's memory by the rows in flight.
         renderer.heicDecodingThreads = max(1, ProcessInfo.processInfo.activeProcessorCount / workers)
         let job = BatchRunner(renderer: renderer, editSource: limits.editSource, planner: limits.planner,
-                              size: size.request, format: format, quality: quality, metadata: metadata.options,
+                              size: size.request, format: format, quality: quality,
+                              pngCompression: PNGCompression(level: pngCompression)!, metadata: metadata.options,
                               xmpDir: xmpDir, skipExisting: skipExisting, unedited: unedited, appleRender: appleRender, update: update,
                               tool: "adjust \(Adjust.configuration.version)", optionsDescription: optionsDescription,
                               json: json, inputKeys: Set(allItems.compactMap(\.key)))

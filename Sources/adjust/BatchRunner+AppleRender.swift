@@ -51,13 +51,21 @@ extension BatchRunner {
             record.writeMs = Self.milliseconds(since: clock)
             record.size = [render.plan.outputSize.width, render.plan.outputSize.height]
         } else {
-            clock = DispatchTime.now()
-            let rendering = try render.renderEncoded(format: format, quality: quality)
-            record.renderMs = Self.milliseconds(since: clock)
-            clock = DispatchTime.now()
             var metadata = self.metadata
             metadata.provenance = metadata.stripAll ? nil : provenance
-            warnings += try render.write(rendering, to: output, metadata: metadata).map { "warning: \(renderPath): \($0)" }
+            clock = DispatchTime.now()
+            // A PNG is written as it is encoded (as in renderAndWrite): its writes count as rendering.
+            let rendering: EncodedRendering
+            var metadataWarnings: [String] = []
+            if format == .png {
+                (rendering, metadataWarnings) = try render.renderAndWritePNG(to: output, compression: pngCompression, metadata: metadata)
+            } else {
+                rendering = try render.renderEncoded(format: format, quality: quality)
+            }
+            record.renderMs = Self.milliseconds(since: clock)
+            clock = DispatchTime.now()
+            if format == .jpeg { metadataWarnings = try render.write(rendering, to: output, metadata: metadata) }
+            warnings += metadataWarnings.map { "warning: \(renderPath): \($0)" }
             if metadata.stripAll { try ProvenanceSidecar.write(provenance, forOutput: output) } else {
                 ProvenanceSidecar.remove(forOutput: output)
             }

@@ -10,6 +10,8 @@ final class BatchRunner: Sendable {
     let size: SizeRequest
     let format: ImageFormat
     let quality: Int
+    /// `--png-compression`.
+    let pngCompression: PNGCompression
     let metadata: MetadataOptions
     let xmpDir: String?
     let skipExisting: Bool
@@ -28,12 +30,12 @@ final class BatchRunner: Sendable {
     private let outputLock = Mutex(())
 
     init(renderer: Renderer, editSource: EditSource, planner: RenderPlanner, size: SizeRequest, format: ImageFormat,
-         quality: Int, metadata: MetadataOptions, xmpDir: String?, skipExisting: Bool, unedited: UneditedPolicy,
+         quality: Int, pngCompression: PNGCompression, metadata: MetadataOptions, xmpDir: String?, skipExisting: Bool, unedited: UneditedPolicy,
          appleRender: AppleRenderPolicy, update: Bool, tool: String, optionsDescription: String, json: Bool,
          inputKeys: Set<BatchFiles.Key>) {
         (self.unedited, self.appleRenderPolicy) = (unedited, appleRender)
         (self.renderer, self.editSource, self.planner, self.size, self.format) = (renderer, editSource, planner, size, format)
-        self.metadata = metadata
+        (self.metadata, self.pngCompression) = (metadata, pngCompression)
         (self.quality, self.xmpDir, self.skipExisting, self.json) = (quality, xmpDir, skipExisting, json)
         (self.update, self.tool, self.optionsDescription) = (update, tool, optionsDescription)
         self.inputKeys = inputKeys
@@ -204,11 +206,22 @@ final class BatchRunner: Sendable {
         }
     }
 
-    /// Renders, encodes and writes atomically with the provenance in the output's metadata.
+    /// Renders, encodes and writes atomically with the provenance in the output's metadata. A
+    /// PNG is written to its file as it is encoded (`PhotoEdit.renderAndWritePNG`): its
+    /// `renderMs` then holds the writes too, and `writeMs` the provenance sidecar's.
     private func renderAndWrite(_ photo: PhotoEdit, input: String, to output: String, provenance: Provenance,
                                 into record: inout BatchRecord, warnings: inout [String]) throws(FileError) {
+        var metadata = self.metadata
+        // --strip-metadata puts nothing in the image: the record goes beside it.
+        metadata.provenance = metadata.stripAll ? nil : provenance
         var clock = DispatchTime.now()
-        let rendering = try photo.renderEncoded(format: format, quality: quality)
+        let rendering: EncodedRendering
+        var metadataWarnings: [String] = []
+        if format == .png {
+            (rendering, metadataWarnings) = try photo.renderAndWritePNG(to: output, compression: pngCompression, metadata: metadata)
+        } else {
+            rendering = try photo.renderEncoded(format: format, quality: quality)
+        }
         record.renderMs = Self.milliseconds(since: clock)
         record.decodeMs = (rendering.decodeMs * 10).rounded() / 10
         warnings += rendering.warnings.map { "warning: \(input): \($0)" }
@@ -220,10 +233,7 @@ final class BatchRunner: Sendable {
         }
 
         clock = DispatchTime.now()
-        var metadata = self.metadata
-        // --strip-metadata puts nothing in the image: the record goes beside it.
-        metadata.provenance = metadata.stripAll ? nil : provenance
-        let metadataWarnings = try photo.write(rendering, to: output, metadata: metadata)
+        if format == .jpeg { metadataWarnings = try photo.write(rendering, to: output, metadata: metadata) }
         if metadata.stripAll {
             try ProvenanceSidecar.write(provenance, forOutput: output)
         } else {

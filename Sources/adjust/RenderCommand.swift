@@ -62,6 +62,11 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("JPEG quality, 1–100.", valueName: "Q"))
     var quality: Int = 90
 
+    @Option(name: .long, help: ArgumentHelp(
+        "PNG compression (zlib level), 0 (stored, fastest) to 9 (slowest, usually smallest); \(PNGCompression.default.level) by default. Only the file's size changes, never its pixels.",
+        valueName: "N"))
+    var pngCompression: Int = PNGCompression.default.level
+
     // Last and untitled: help lists the options a user reaches for first, then the limits
     // (swift-argument-parser shows every titled group before the untitled options).
     @OptionGroup var limits: LimitOptions
@@ -74,11 +79,17 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("\(input) is an edit, not a photo: adjust render PHOTO --edit \(input)")
         }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1–100, got \(quality)") }
+        guard PNGCompression(level: pngCompression) != nil else {
+            throw ValidationError("--png-compression must be 0–9, got \(pngCompression)")
+        }
         if let format, ImageFormat(rawValue: format.lowercased()) == nil {
             throw ValidationError("--format must be jpeg or png, got '\(format)'")
         }
         _ = try outputFormatAndPath()
     }
+
+    /// `--png-compression`, valid once `validate` has run.
+    private var compression: PNGCompression { PNGCompression(level: pngCompression)! }
 
     /// The format from --format or the output's extension, and the output path.
     func outputFormatAndPath() throws -> (ImageFormat, String) {
@@ -120,7 +131,7 @@ struct RenderCommand: ParsableCommand {
                 return
             }
             let (rendering, metadataWarnings) = try photo.renderAndWrite(to: outputPath, format: format, quality: quality,
-                                                                         metadata: metadata.options)
+                                                                         pngCompression: compression, metadata: metadata.options)
             if let line = Diagnostics.notReplayedLine(photo.edit.chain, image: input) { Diagnostics.warn(line) }
             for warning in metadataWarnings { Diagnostics.warn("\(input): \(warning)") }
             for warning in rendering.warnings { Diagnostics.warn("\(input): \(warning)") }
@@ -144,7 +155,7 @@ struct RenderCommand: ParsableCommand {
             return
         }
         let (rendering, metadataWarnings) = try photo.renderAndWrite(to: outputPath, format: format, quality: quality,
-                                                                     metadata: metadata.options)
+                                                                     pngCompression: compression, metadata: metadata.options)
         for warning in metadataWarnings + rendering.warnings { Diagnostics.warn("\(input): \(warning)") }
         Diagnostics.note("\(input): no edit found; written upright")
     }

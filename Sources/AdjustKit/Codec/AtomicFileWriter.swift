@@ -6,8 +6,9 @@ package struct OutputError: Error, Equatable, CustomStringConvertible {
     package var description: String
 }
 
-/// Writes a whole file or nothing: the bytes go to a temporary file in the target's directory,
-/// which is renamed over the target only once complete. A failure (or a kill) leaves no file
+/// Writes a whole file or nothing: the bytes (given whole, or written by the caller as it makes
+/// them: a streamed PNG) go to a temporary file in the target's directory, which is renamed over
+/// the target only once complete. A failure (or a kill) leaves no file
 /// with the target's name and an existing file untouched.
 ///
 /// Hand-written rather than `Data.write(options: .atomic)`: that call reports failures as
@@ -33,36 +34,72 @@ package enum AtomicFileWriter {
     /// Writes `bytes` to `path` whole or not at all, readable as the umask allows (not mkstemp's 0600).
     /// Throws without leaving a temporary file behind.
     package static func write(_ bytes: [UInt8], to path: String) throws(OutputError) {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        var template = Array("\(directory)/\(temporaryPrefix)\(url.lastPathComponent).XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw OutputError(description: "cannot create a file in \(directory): \(reason())") }
-        let temporary = String(cString: template)
-        var done = false
-        defer {
-            if !done { unlink(temporary) }
-        }
-
+        let file = try TemporaryFile(beside: path)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeBytes { Glibc.write(file.fd, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0 {
                 if errno == EINTR { continue }
-                let why = reason(); close(fd)
+                let why = reason()
+                file.abandon()
                 throw OutputError(description: "cannot write: \(why)")
             }
             offset += written
         }
-        // Readable like any file the user creates, not mkstemp's 0600.
-        fchmod(fd, 0o666 & ~processUmask)
-        let synced = fsync(fd) == 0
-        let syncReason = reason()
-        guard close(fd) == 0, synced else {
-            throw OutputError(description: "cannot write: \(synced ? reason() : syncReason)")
+        try file.commit(to: path)
+    }
+
+    /// Writes `path` whole or not at all as `body` writes the temporary file through its descriptor
+    /// (open for writing, at offset 0; `body` must not close it), so that the file need never be
+    /// whole in memory (a streamed PNG). Whatever `body` throws is rethrown; what fails here is an
+    /// `OutputError`. Either way no temporary file is left behind and `path` is untouched.
+    package static func write(to path: String, with body: (_ fd: Int32) throws -> Void) throws {
+        let file = try TemporaryFile(beside: path)
+        do {
+            try body(file.fd)
+        } catch {
+            file.abandon()
+            throw error
         }
-        guard rename(temporary, path) == 0 else { throw OutputError(description: "cannot rename into place: \(reason())") }
-        done = true
+        try file.commit(to: path)
+    }
+
+    /// The temporary file beside a target, open until committed or abandoned.
+    private struct TemporaryFile {
+        let fd: Int32
+        let path: String
+
+        init(beside target: String) throws(OutputError) {
+            let url = URL(fileURLWithPath: target)
+            let directory = url.deletingLastPathComponent().path
+            var template = Array("\(directory)/\(temporaryPrefix)\(url.lastPathComponent).XXXXXX".utf8CString)
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else { throw OutputError(description: "cannot create a file in \(directory): \(reason())") }
+            (self.fd, path) = (fd, String(cString: template))
+        }
+
+        /// Makes the file readable like any file the user creates (not mkstemp's 0600), syncs and
+        /// closes it, and renames it over `target`; on failure the file is removed (abandoned).
+        func commit(to target: String) throws(OutputError) {
+            fchmod(fd, 0o666 & ~processUmask)
+            let synced = fsync(fd) == 0
+            let syncReason = reason()
+            guard close(fd) == 0, synced else {
+                unlink(path)
+                throw OutputError(description: "cannot write: \(synced ? reason() : syncReason)")
+            }
+            guard rename(path, target) == 0 else {
+                let why = reason()
+                unlink(path)
+                throw OutputError(description: "cannot rename into place: \(why)")
+            }
+        }
+
+        /// Closes and removes the file, before `commit`.
+        func abandon() {
+            close(fd)
+            unlink(path)
+        }
     }
 
     private static func reason() -> String { String(cString: strerror(errno)) }

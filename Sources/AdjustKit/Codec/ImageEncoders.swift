@@ -78,10 +78,11 @@ extension JPEGEncoder {
 }
 
 extension Rendering {
-    /// The rendering as a JPEG (`quality`, composited in its working space) or PNG file, with its notes.
+    /// The rendering as a JPEG (`quality`, composited in its working space) or PNG file (the
+    /// default `PNGCompression`, as a streamed render writes it), with its notes.
     public func encoded(as format: ImageFormat, quality: Int = 90) throws(EncodeError) -> EncodedRendering {
         let bytes = format == .jpeg ? try JPEGEncoder.encode(image, quality: quality, compositingIn: workingSpace)
-                                    : try PNGCodec.encode(image)
+                                    : try PNGRowWriter.encode(image, compression: .default)
         var encoded = EncodedRendering(bytes: bytes, format: format, size: image.size, notes: notes)
         encoded.decodeMs = decodeMs
         return encoded
@@ -89,6 +90,9 @@ extension Rendering {
 }
 
 /// PNG through libpng's simplified API, which reports errors by return value (no setjmp here).
+/// Renders are written by `PNGRowWriter` (libpng's full API, row by row); `encode` is the
+/// whole-raster encoder it replaced, kept for images made whole anyway (a `compare` difference
+/// image) and as the reference the streamed output's pixels are tested against.
 package enum PNGCodec {
     /// RGB when every pixel is opaque, else RGBA (not premultiplied).
     package static func encode(_ image: RGBA8Image) throws(EncodeError) -> [UInt8] {

@@ -3,9 +3,9 @@ import CZlib
 /// The XMP packet of a PNG: an uncompressed `iTXt` chunk with the keyword `XML:com.adobe.xmp`
 /// (XMP Specification Part 3, §1.1.5), placed right after IHDR.
 ///
-/// Written by hand rather than through libpng: the encoder uses libpng's simplified API
-/// (`png_image_write_to_memory`), which takes no text chunks, and a chunk is four fields and a
-/// CRC (zlib's `crc32`).
+/// A PNG in memory (`PNGRowWriter.inMemory`, `PNGCodec.encode`) gets its chunks inserted here by
+/// hand, a chunk being four fields and a CRC (zlib's `crc32`); a PNG streamed into its file has
+/// the same chunks written by libpng (`PNGRowWriter.writeChunk`) before its first row.
 enum PNGXMPChunk {
     private static let keyword = Array("XML:com.adobe.xmp".utf8)
     private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -15,8 +15,13 @@ enum PNGXMPChunk {
     /// `png` with an iTXt chunk holding `packet` after its IHDR; `png` unchanged when it does not
     /// start with a signature and IHDR (never the case for the encoder's output).
     static func inserting(_ packet: [UInt8], into png: [UInt8]) -> [UInt8] {
-        // keyword, NUL, compression flag 0, method 0, empty language tag + NUL, empty translated keyword + NUL.
-        inserting([chunk(type: "iTXt", data: keyword + [0, 0, 0, 0, 0] + packet)], into: png)
+        inserting([chunk(type: "iTXt", data: data(packet))], into: png)
+    }
+
+    /// The iTXt chunk's data for `packet`: keyword, NUL, compression flag 0, method 0, empty
+    /// language tag + NUL, empty translated keyword + NUL, the packet.
+    static func data(_ packet: [UInt8]) -> [UInt8] {
+        keyword + [0, 0, 0, 0, 0] + packet
     }
 
     /// `png` with `chunks` (whole chunks, as `chunk(type:data:)` makes them) right after its

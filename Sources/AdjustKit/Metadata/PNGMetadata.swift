@@ -16,17 +16,40 @@ enum PNGMetadata {
     /// The keyword of the iCCP chunk (1–79 Latin-1 characters; what libpng writes by default).
     static let iccKeyword = "ICC profile"
 
-    /// `png` (the encoder's output) with the original's ICC profile and EXIF, and the provenance.
+    /// The `sRGB` chunk libpng's simplified API wrote (rendering intent 0, perceptual), and
+    /// `PNGRowWriter.inMemory` writes: the pixels are sRGB unless an ICC profile says otherwise.
+    static let sRGB = PNGChunk(type: "sRGB", data: [0])
+
+    /// `png` (the encoder's output to memory: `PNGRowWriter.inMemory`, `PNGCodec.encode`) with the
+    /// original's ICC profile and EXIF, and the provenance.
     static func carryOver(from original: [UInt8], into png: [UInt8], outputSize: PixelSize,
                           options: MetadataOptions) -> (png: [UInt8], warnings: [String]) {
-        var chunks: [[UInt8]] = [], warnings: [String] = []
-        var png = png
+        let header = chunks(from: original, outputSize: outputSize, options: options)
+        let png = header.hasProfile ? PNGXMPChunk.removing(["sRGB"], from: png) : png
+        return (PNGXMPChunk.inserting(header.chunks.map { PNGXMPChunk.chunk(type: $0.type, data: $0.data) }, into: png),
+                header.warnings)
+    }
+
+    /// What follows IHDR in a PNG output, in order: `iCCP`, `eXIf`, the provenance's `iTXt` (each
+    /// when there is one), then `sRGB` unless there is an `iCCP` — the chunks `carryOver` gives the
+    /// encoder's output, for a writer that puts them in the file before its first row.
+    static func headerChunks(from original: [UInt8], outputSize: PixelSize,
+                             options: MetadataOptions) -> (chunks: [PNGChunk], warnings: [String]) {
+        let header = chunks(from: original, outputSize: outputSize, options: options)
+        return (header.chunks + (header.hasProfile ? [] : [sRGB]), header.warnings)
+    }
+
+    /// The chunks carried over, in order (iCCP first, as PNG wants colour information early;
+    /// the provenance's iTXt last), and whether an iCCP is among them.
+    private static func chunks(from original: [UInt8], outputSize: PixelSize,
+                               options: MetadataOptions) -> (chunks: [PNGChunk], hasProfile: Bool, warnings: [String]) {
+        var chunks: [PNGChunk] = [], warnings: [String] = [], hasProfile = false
         if !options.stripAll {
             if let segments = JPEGHeaderSegments.walk(original) {
                 if let profile = iccProfile(segments, warnings: &warnings) {
                     if let compressed = zlibCompressed(profile) {
-                        chunks.append(PNGXMPChunk.chunk(type: "iCCP", data: Array(iccKeyword.utf8) + [0, 0] + compressed))
-                        png = PNGXMPChunk.removing(["sRGB"], from: png)
+                        chunks.append(PNGChunk(type: "iCCP", data: Array(iccKeyword.utf8) + [0, 0] + compressed))
+                        hasProfile = true
                     } else {
                         warnings.append("metadata: zlib could not compress the ICC profile; ICC profile dropped")
                     }
@@ -34,7 +57,7 @@ enum PNGMetadata {
                 let exifSignature = MetadataCarryOver.exifSignature
                 if let exif = segments.first(where: { $0.marker == 0xE1 && $0.payload.starts(with: exifSignature) }) {
                     let (payload, warning) = ExifRewriter.rewrite(exif.payload, outputSize: outputSize, stripGPS: options.stripGPS)
-                    if let payload { chunks.append(PNGXMPChunk.chunk(type: "eXIf", data: Array(payload.dropFirst(exifSignature.count)))) }
+                    if let payload { chunks.append(PNGChunk(type: "eXIf", data: Array(payload.dropFirst(exifSignature.count)))) }
                     if let warning { warnings.append(warning) }
                 }
             } else {
@@ -42,10 +65,9 @@ enum PNGMetadata {
             }
         }
         if let provenance = options.provenance {
-            png = PNGXMPChunk.inserting(provenance.standalonePacket, into: png)
+            chunks.append(PNGChunk(type: "iTXt", data: PNGXMPChunk.data(provenance.standalonePacket)))
         }
-        // Before the provenance's iTXt: iCCP first, as PNG wants colour information early.
-        return (PNGXMPChunk.inserting(chunks, into: png), warnings)
+        return (chunks, hasProfile, warnings)
     }
 
     /// The RGB profile reassembled from the ICC_PROFILE APP2 chunks, or nil (none, not RGB, or
@@ -74,4 +96,10 @@ enum PNGMetadata {
         guard status == Z_OK else { return nil }
         return Array(output.prefix(Int(size)))
     }
+}
+
+/// One PNG chunk's type (four ASCII letters) and data; its length and CRC are the writer's.
+struct PNGChunk: Equatable {
+    let type: String
+    let data: [UInt8]
 }

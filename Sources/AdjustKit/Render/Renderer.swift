@@ -133,6 +133,10 @@ package struct Renderer: Sendable {
     /// it holds one tile row (HEICTileRows).
     package var heicDecodingThreads: Int?
 
+    /// The colour type an upright PNG's first pass takes: nil, the plan's (`isOpaqueForCertain`);
+    /// true RGB, false RGBA, whatever the plan says (tests make the pass find the other type).
+    var pngFirstPassIsRGB: Bool?
+
     /// The HEIC decoder, with the same size limits as `decoder`.
     package var heicDecoder: HEICDecoder {
         HEICDecoder(maxSide: decoder.maxSide, maxPixels: decoder.maxPixels, decodingThreads: heicDecodingThreads)
@@ -159,8 +163,9 @@ package struct Renderer: Sendable {
     }
 
     /// `withPixels`, with `program` made again with the photo's depth image where the chain has a
-    /// `DepthEffect` and the photo (a HEIC) has one.
-    private func withPixels<T>(of original: OriginalImage, plan: RenderPlan, program: ColourProgram,
+    /// `DepthEffect` and the photo (a HEIC) has one. (Internal, as `Pixels` and `run`, for the
+    /// PNG encoder's pass: Renderer+PNG.swift.)
+    func withPixels<T>(of original: OriginalImage, plan: RenderPlan, program: ColourProgram,
                                _ body: (Pixels, ColourProgram) throws -> T) throws -> T {
         guard plan.rescaledChain[DepthEffect.self] != nil else { return try withPixels(of: original) { try body($0, program) } }
         var depth: DepthMap?
@@ -225,7 +230,7 @@ package struct Renderer: Sendable {
     }
 
     /// Runs `fused` on `pixels`; returns the decode's warnings and the seconds spent decoding.
-    private func run(_ fused: FusedRenderer, pixels: Pixels, sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void)
+    func run(_ fused: FusedRenderer, pixels: Pixels, sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void)
         throws -> (warnings: [String], decodeSeconds: Double) {
         switch pixels {
         case .jpeg(let source): return try fused.run(jpeg: source, sink: sink)
@@ -269,10 +274,11 @@ package struct Renderer: Sendable {
         return rendering
     }
 
-    /// Renders and encodes in one pass: for an upright JPEG the rows go to the encoder as they
-    /// are made, so neither the source nor the output is ever whole in memory. A JPEG with another
-    /// orientation holds the rendered raster once and encodes its oriented rows from it, never an
-    /// oriented copy. PNG output renders the raster first, then encodes it.
+    /// Renders and encodes in one pass: for an upright JPEG or PNG the rows go to the encoder as
+    /// they are made, so neither the source nor the output is ever whole in memory (a PNG at the
+    /// default `PNGCompression`; the file's bytes are held, as the JPEG's are). EXIF orientations
+    /// other than 1 render the raster first and encode it from there, with no oriented copy: a
+    /// JPEG row by gathered row, a PNG a band of rows at a time.
     package func renderEncoded(_ plan: RenderPlan, jpeg: [UInt8], format: ImageFormat, quality: Int) throws -> EncodedRendering {
         try renderEncoded(plan, original: .jpeg(OriginalBytes(jpeg)), format: format, quality: quality)
     }
@@ -289,8 +295,10 @@ package struct Renderer: Sendable {
 
     private func renderEncoded(_ plan: RenderPlan, pixels: Pixels, program: ColourProgram, format: ImageFormat,
                                quality: Int) throws -> EncodedRendering {
-        guard format == .jpeg else {
-            return try render(plan, pixels: pixels, program: program).encoded(as: format, quality: quality)
+        if format == .png {
+            return try renderPNG(plan, pixels: pixels, program: program) { hasAlpha in
+                try PNGRowWriter.inMemory(size: plan.orientedSize, hasAlpha: hasAlpha, compression: .default)
+            }
         }
         guard plan.orientation == .identity else {
             return try encodedOriented(renderUnoriented(plan, pixels: pixels, program: program), plan.orientation,

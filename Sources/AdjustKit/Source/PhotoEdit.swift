@@ -140,17 +140,28 @@ public struct PhotoEdit: Sendable {
 
     /// An edit all of whose adjustments are left out would render as the unedited photo: refused
     /// (exit 69 in the CLI) whatever `ColourOptions.skipUnknownFilters` says.
-    private func refuseWhenNothingReplayable() throws(FileError) {
+    func refuseWhenNothingReplayable() throws(FileError) {
         guard edit.chain.replaysNothing else { return }
         throw FileError(path: edit.origin.path ?? imagePath, kind: .unsupported,
                         RenderError.nothingReplayable(edit.chain.notReplayed))
     }
 
-    /// `renderEncoded` then `write`: the quickest way from a photo to an edited file.
+    /// `renderEncoded` then `write`: the quickest way from a photo to an edited file. A PNG is
+    /// written to the file as it is encoded, at the default `PNGCompression`
+    /// (`renderAndWritePNG`): the rendering returned then has no `bytes`.
     @discardableResult
     public func renderAndWrite(to path: String, format: ImageFormat, quality: Int = 90,
                                metadata: MetadataOptions = MetadataOptions()) throws(FileError)
         -> (rendering: EncodedRendering, metadataWarnings: [String]) {
+        try renderAndWrite(to: path, format: format, quality: quality, pngCompression: .default, metadata: metadata)
+    }
+
+    /// `renderAndWrite`, a PNG deflated as `pngCompression` says.
+    @discardableResult
+    package func renderAndWrite(to path: String, format: ImageFormat, quality: Int, pngCompression: PNGCompression,
+                                metadata: MetadataOptions) throws(FileError)
+        -> (rendering: EncodedRendering, metadataWarnings: [String]) {
+        if format == .png { return try renderAndWritePNG(to: path, compression: pngCompression, metadata: metadata) }
         let rendering = try renderEncoded(format: format, quality: quality)
         return (rendering, try write(rendering, to: path, metadata: metadata))
     }

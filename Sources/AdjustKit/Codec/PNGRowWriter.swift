@@ -1,0 +1,141 @@
+import CPNGRows
+import Foundation
+
+/// Encodes a PNG row by row through libpng's API (`png_write_row`, behind the C shim
+/// `CPNGRows`: libpng reports errors by longjmp), so that rows are compressed as they are
+/// rendered instead of after the whole image exists: 8-bit RGB, or RGBA (not premultiplied),
+/// not interlaced, deflated at `PNGCompression`'s level with its row filter. The file goes to
+/// memory, or to an open file as it is made (the caller's temporary file: `AtomicFileWriter`),
+/// so that not even the compressed image is held whole. One thread at a time.
+final class PNGRowWriter {
+    /// Where the file goes.
+    enum Destination {
+        /// Kept, and handed over by `finish()`.
+        case memory
+        /// Written to this open file descriptor from its current offset as it is made (through a
+        /// buffer of 256 KiB); the caller keeps it open until the writer is gone.
+        case file(Int32)
+    }
+
+    /// Width × height of the image being written.
+    let size: PixelSize
+    /// RGBA (4 bytes a pixel) rather than RGB (3).
+    let hasAlpha: Bool
+    /// The row the next `write` starts at.
+    private(set) var nextRow = 0
+
+    private let writer: OpaquePointer
+
+    /// Starts a `size` image: writes the signature and IHDR.
+    init(size: PixelSize, hasAlpha: Bool, compression: PNGCompression, to destination: Destination) throws(EncodeError) {
+        var message = [CChar](repeating: 0, count: 256)
+        let fd: Int32 = switch destination {
+        case .memory: -1
+        case .file(let fd): fd
+        }
+        guard let writer = pr_writer_open(fd, Int32(size.width), Int32(size.height), hasAlpha ? 1 : 0,
+                                          Int32(compression.level), Int32(compression.filters), &message, message.count) else {
+            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw EncodeError(description: "PNG encoding failed: \(Self.trimmed(text))")
+        }
+        (self.size, self.hasAlpha, self.writer) = (size, hasAlpha, writer)
+    }
+
+    deinit { pr_writer_close(writer) }
+
+    /// Writes a chunk right after IHDR and the chunks written before it: only before the first row.
+    /// `type` is four ASCII letters.
+    func writeChunk(type: String, data: [UInt8]) throws {
+        precondition(nextRow == 0, "chunk \(type) after row \(nextRow)")
+        guard data.withUnsafeBufferPointer({ pr_writer_chunk(writer, type, $0.baseAddress, $0.count) }) == Int32(PR_OK) else {
+            throw failure()
+        }
+    }
+
+    /// Compresses the next `count` rows (3 or 4 bytes a pixel as `hasAlpha` says, `size.width`
+    /// a row), rows `stride` bytes apart. Throws `EncodeError`, or `OutputError` when the file
+    /// cannot be written.
+    func write(rows: UnsafePointer<UInt8>, stride: Int, count: Int) throws {
+        precondition(count >= 0 && count <= size.height - nextRow, "\(count) rows from row \(nextRow) of \(size.height)")
+        precondition(stride >= size.width * (hasAlpha ? 4 : 3), "stride \(stride) under \(size.width) pixels")
+        guard pr_writer_write(writer, rows, stride, Int32(count)) == Int32(PR_OK) else { throw failure() }
+        nextRow += count
+    }
+
+    /// Completes the file once every row has been written: the whole file for `.memory`, nothing
+    /// (empty) for `.file`, whose bytes have all been written then. Throws as `write`.
+    func finish() throws -> [UInt8] {
+        var bytes: UnsafePointer<UInt8>? = nil
+        var count = 0
+        guard pr_writer_finish(writer, &bytes, &count) == Int32(PR_OK) else { throw failure() }
+        guard let bytes else { return [] }
+        return Array(UnsafeBufferPointer(start: bytes, count: count))
+    }
+
+    /// A failed write(2) is the output's fault (`OutputError`, as `AtomicFileWriter` says it);
+    /// anything else libpng's (`EncodeError`).
+    private func failure() -> any Error {
+        let message = Self.trimmed(String(cString: pr_writer_message(writer)))
+        if pr_writer_errno(writer) != 0 { return OutputError(description: "cannot write: \(message)") }
+        return EncodeError(description: "PNG encoding failed: \(message)")
+    }
+
+    private static func trimmed(_ text: String) -> String {
+        let message = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return message.isEmpty ? "unknown error" : message
+    }
+}
+
+extension PNGRowWriter {
+    /// A writer to memory whose file starts as libpng's simplified API started it (adjust's PNGs
+    /// before this writer, `PNGCodec.encode`): IHDR, then `sRGB` (perceptual), which
+    /// `PNGMetadata.carryOver` removes when it adds the original's ICC profile.
+    static func inMemory(size: PixelSize, hasAlpha: Bool, compression: PNGCompression) throws -> PNGRowWriter {
+        let writer = try PNGRowWriter(size: size, hasAlpha: hasAlpha, compression: compression, to: .memory)
+        try writer.writeChunk(type: PNGMetadata.sRGB.type, data: PNGMetadata.sRGB.data)
+        return writer
+    }
+
+    /// Writes every row of `raster` as EXIF `orientation` shows it (`size` must be the oriented
+    /// size), dropping alpha for an RGB writer. Rows go out a band at a time: a band's pixels
+    /// come from neighbouring source pixels under every orientation, which a row at a time would
+    /// read a column apart under the rotations.
+    func write(_ raster: RGBA8Image, orientation: Orientation) throws {
+        precondition(orientation.orientedSize(of: raster.size) == size && nextRow == 0, "raster \(raster.size) for \(size)")
+        let band = 16, channels = hasAlpha ? 4 : 3, stride = size.width * channels
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: band * stride)
+        defer { buffer.deallocate() }
+        try raster.pixels.withUnsafeBufferPointer { source in
+            let pixels = source.baseAddress!
+            for top in Swift.stride(from: 0, to: size.height, by: band) {
+                let rows = min(band, size.height - top)
+                for x in 0..<size.width {
+                    for b in 0..<rows {
+                        let (u, v) = orientation.sourcePixel(x: x, y: top + b, unorientedSize: raster.size)
+                        let (from, to) = (pixels + (v * raster.size.width + u) * 4, buffer + b * stride + x * channels)
+                        to[0] = from[0]; to[1] = from[1]; to[2] = from[2]
+                        if channels == 4 { to[3] = from[3] }
+                    }
+                }
+                try write(rows: buffer, stride: stride, count: rows)
+            }
+        }
+    }
+}
+
+extension PNGRowWriter {
+    /// A whole raster as a PNG in memory, as `inMemory` starts it: RGB when every pixel is
+    /// opaque, else RGBA (as `PNGCodec.encode` decides).
+    static func encode(_ image: RGBA8Image, compression: PNGCompression) throws(EncodeError) -> [UInt8] {
+        do {
+            let writer = try inMemory(size: image.size, hasAlpha: !image.isOpaque, compression: compression)
+            try writer.write(image, orientation: .identity)
+            return try writer.finish()
+        } catch let error as EncodeError {
+            throw error
+        } catch {
+            // A writer to memory writes no file: nothing else is thrown.
+            throw EncodeError(description: "PNG encoding failed: \(error)")
+        }
+    }
+}
