@@ -63,7 +63,7 @@ struct RenderCommand: ParsableCommand {
     var quality: Int = 90
 
     @Option(name: .long, help: ArgumentHelp(
-        "PNG compression (zlib level), 0 (stored, fastest) to 9 (slowest, usually smallest); \(PNGCompression.default.level) by default. Only the file's size changes, never its pixels.",
+        "PNG compression (zlib level), 0 (stored, fastest) to 9 (slowest, usually smallest). Only the file's size changes, never its pixels.",
         valueName: "N"))
     var pngCompression: Int = PNGCompression.default.level
 
