@@ -97,27 +97,21 @@ extension PNGRowWriter {
     }
 
     /// Writes every row of `raster` as EXIF `orientation` shows it (`size` must be the oriented
-    /// size), dropping alpha for an RGB writer. Rows go out a band at a time: a band's pixels
-    /// come from neighbouring source pixels under every orientation, which a row at a time would
-    /// read a column apart under the rotations.
+    /// size), a band at a time (`RGBA8Image.forEachOrientedBand`), dropping alpha for an RGB writer.
     func write(_ raster: RGBA8Image, orientation: Orientation) throws {
         precondition(orientation.orientedSize(of: raster.size) == size && nextRow == 0, "raster \(raster.size) for \(size)")
-        let band = 16, channels = hasAlpha ? 4 : 3, stride = size.width * channels
-        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: band * stride)
-        defer { buffer.deallocate() }
-        try raster.pixels.withUnsafeBufferPointer { source in
-            let pixels = source.baseAddress!
-            for top in Swift.stride(from: 0, to: size.height, by: band) {
-                let rows = min(band, size.height - top)
-                for x in 0..<size.width {
-                    for b in 0..<rows {
-                        let (u, v) = orientation.sourcePixel(x: x, y: top + b, unorientedSize: raster.size)
-                        let (from, to) = (pixels + (v * raster.size.width + u) * 4, buffer + b * stride + x * channels)
-                        to[0] = from[0]; to[1] = from[1]; to[2] = from[2]
-                        if channels == 4 { to[3] = from[3] }
-                    }
-                }
-                try write(rows: buffer, stride: stride, count: rows)
+        let width = size.width
+        guard !hasAlpha else {
+            try raster.forEachOrientedBand(orientation) { rows, count in try write(rows: rows, stride: width * 4, count: count) }
+            return
+        }
+        let rgb = UnsafeMutablePointer<UInt8>.allocate(capacity: width * 3)
+        defer { rgb.deallocate() }
+        try raster.forEachOrientedBand(orientation) { rows, count in
+            for row in 0..<count {
+                let from = rows + row * width * 4
+                for i in 0..<width { rgb[i * 3] = from[i * 4]; rgb[i * 3 + 1] = from[i * 4 + 1]; rgb[i * 3 + 2] = from[i * 4 + 2] }
+                try write(rows: rgb, stride: width * 3, count: 1)
             }
         }
     }

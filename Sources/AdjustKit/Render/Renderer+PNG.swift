@@ -22,20 +22,26 @@ extension Renderer {
 
     func renderPNG(_ plan: RenderPlan, pixels: Pixels, program: ColourProgram,
                    open: (_ hasAlpha: Bool) throws -> PNGRowWriter) throws -> EncodedRendering {
+        guard plan.orientation == .identity else {
+            // The whole raster first, then its rows oriented: RGB when every pixel is opaque.
+            let rendering = try renderUnoriented(plan, pixels: pixels, program: program)
+            let writer = try open(!rendering.image.isOpaque)
+            try writer.write(rendering.image, orientation: plan.orientation)
+            var encoded = EncodedRendering(bytes: try writer.finish(), format: .png, size: plan.orientedSize,
+                                           notes: rendering.notes)
+            encoded.decodeMs = rendering.decodeMs
+            return encoded
+        }
         let fused = FusedRenderer(plan: plan, program: program, decoder: decoder)
         let written: (writer: PNGRowWriter, decoded: (warnings: [String], decodeSeconds: Double))
-        if plan.orientation != .identity {
-            written = try writeOriented(fused, pixels: pixels, open: open)
+        let guess = !(pngFirstPassIsRGB ?? plan.isOpaqueForCertain)
+        if let first = try stream(fused, pixels: pixels, hasAlpha: guess, open: open) {
+            written = first
+        } else if let second = try stream(fused, pixels: pixels, hasAlpha: !guess, open: open) {
+            written = second
         } else {
-            let guess = !(pngFirstPassIsRGB ?? plan.isOpaqueForCertain)
-            if let first = try stream(fused, pixels: pixels, hasAlpha: guess, open: open) {
-                written = first
-            } else if let second = try stream(fused, pixels: pixels, hasAlpha: !guess, open: open) {
-                written = second
-            } else {
-                // The same plan on the same pixels renders the same bytes: never reached.
-                throw EncodeError(description: "PNG encoding failed: the render's transparency differed between two passes")
-            }
+            // The same plan on the same pixels renders the same bytes: never reached.
+            throw EncodeError(description: "PNG encoding failed: the render's transparency differed between two passes")
         }
         var rendering = EncodedRendering(bytes: try written.writer.finish(), format: .png, size: plan.orientedSize,
                                          approximations: program.approximations,
@@ -72,23 +78,6 @@ extension Renderer {
             return nil
         }
         return hasAlpha && opacity.allOpaque ? nil : (writer, decoded)
-    }
-
-    /// Renders the raster unoriented, then writes it oriented: RGB when every pixel is opaque.
-    private func writeOriented(_ fused: FusedRenderer, pixels: Pixels, open: (_ hasAlpha: Bool) throws -> PNGRowWriter)
-        throws -> (writer: PNGRowWriter, decoded: (warnings: [String], decodeSeconds: Double)) {
-        let plan = fused.plan
-        var raster = RGBA8Image(size: plan.outputSize)
-        let rowBytes = plan.outputSize.width * 4
-        let decoded = try raster.pixels.withUnsafeMutableBufferPointer { raster in
-            let base = raster.baseAddress!
-            return try run(fused, pixels: pixels) { j, row in
-                (base + j * rowBytes).update(from: row, count: rowBytes)
-            }
-        }
-        let writer = try open(!raster.isOpaque)
-        try writer.write(raster, orientation: plan.orientation)
-        return (writer, decoded)
     }
 
     /// True when all `count` pixels of an RGBA row are opaque.
