@@ -13,8 +13,7 @@ extension PhotoEdit {
                                    metadata: MetadataOptions) throws(FileError)
         -> (rendering: EncodedRendering, metadataWarnings: [String]) {
         try refuseWhenNothingReplayable()
-        var metadata = metadata
-        if edit.warnings.contains(where: { $0.hasPrefix(EditSource.unreadableXMP) }) { metadata.leaveOutXMP = true }
+        let metadata = carried(metadata)
         let (plan, renderer, original) = (plan, renderer, original)
         let header = PNGMetadata.headerChunks(from: original.metadataJPEG, outputSize: plan.orientedSize, options: metadata)
         var rendering: EncodedRendering?
@@ -33,13 +32,8 @@ extension PhotoEdit {
             }
         } catch let error as OutputError {
             throw FileError(path: path, kind: .unwritable, error)
-        } catch let error as FileError {
-            // The photo's file could not be read again, or changed since it was planned.
-            throw error
-        } catch let error as RenderError where error.isTheEditsFault {
-            throw FileError(path: edit.origin.path ?? imagePath, kind: .unsupported, error)
         } catch {
-            throw FileError(path: imagePath, kind: .invalidContent, error)
+            throw renderFailure(error)
         }
         return (rendering!, header.warnings)
     }

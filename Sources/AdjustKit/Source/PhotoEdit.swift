@@ -88,14 +88,8 @@ public struct PhotoEdit: Sendable {
         try refuseWhenNothingReplayable()
         do {
             return try renderer.render(plan, original: original)
-        } catch let error as FileError {
-            // The photo's file could not be read again, or changed since it was planned.
-            throw error
-        } catch let error as RenderError where error.isTheEditsFault {
-            // Found before anything is decoded.
-            throw FileError(path: edit.origin.path ?? imagePath, kind: .unsupported, error)
         } catch {
-            throw FileError(path: imagePath, kind: .invalidContent, error)
+            throw renderFailure(error)
         }
     }
 
@@ -105,13 +99,29 @@ public struct PhotoEdit: Sendable {
         try refuseWhenNothingReplayable()
         do {
             return try renderer.renderEncoded(plan, original: original, format: format, quality: quality)
-        } catch let error as FileError {
-            throw error
-        } catch let error as RenderError where error.isTheEditsFault {
-            throw FileError(path: edit.origin.path ?? imagePath, kind: .unsupported, error)
         } catch {
-            throw FileError(path: imagePath, kind: .invalidContent, error)
+            throw renderFailure(error)
         }
+    }
+
+    /// A render's failure as the error to report: the photo's file could not be read again or
+    /// changed since it was planned (its own `FileError`); the edit's fault, found before anything
+    /// is decoded (named by the edit's file); else the photo's content.
+    func renderFailure(_ error: any Error) -> FileError {
+        switch error {
+        case let error as FileError: error
+        case let error as RenderError where error.isTheEditsFault:
+            FileError(path: edit.origin.path ?? imagePath, kind: .unsupported, error)
+        default: FileError(path: imagePath, kind: .invalidContent, error)
+        }
+    }
+
+    /// `metadata` as this photo's output carries it: the original's XMP left out without a word
+    /// when the edit reader could not read it (`EditSource.unreadableXMP`: it said so already).
+    func carried(_ metadata: MetadataOptions) -> MetadataOptions {
+        var metadata = metadata
+        if edit.warnings.contains(where: { $0.hasPrefix(EditSource.unreadableXMP) }) { metadata.leaveOutXMP = true }
+        return metadata
     }
 
     /// Writes an encoded rendering (`renderEncoded`, or `render()` then `Rendering.encoded(as:)`)
@@ -124,8 +134,7 @@ public struct PhotoEdit: Sendable {
     public func write(_ rendering: EncodedRendering, to path: String,
                       metadata: MetadataOptions = MetadataOptions()) throws(FileError) -> [String] {
         var (bytes, warnings) = (rendering.bytes, [String]())
-        var metadata = metadata
-        if edit.warnings.contains(where: { $0.hasPrefix(EditSource.unreadableXMP) }) { metadata.leaveOutXMP = true }
+        let metadata = carried(metadata)
         switch rendering.format {
         case .jpeg:
             (bytes, warnings) = MetadataCarryOver.carryOver(from: original.metadataJPEG, into: bytes,
