@@ -55,16 +55,10 @@ extension BatchRunner {
             metadata.provenance = metadata.stripAll ? nil : provenance
             clock = DispatchTime.now()
             // A PNG is written as it is encoded (as in renderAndWrite): its writes count as rendering.
-            let rendering: EncodedRendering
-            var metadataWarnings: [String] = []
-            if format == .png {
-                (rendering, metadataWarnings) = try render.renderAndWritePNG(to: output, compression: pngCompression, metadata: metadata)
-            } else {
-                rendering = try render.renderEncoded(format: format, quality: quality)
-            }
+            let (rendering, pngWarnings) = try self.render(render, towards: output, metadata: metadata)
             record.renderMs = Self.milliseconds(since: clock)
             clock = DispatchTime.now()
-            if format == .jpeg { metadataWarnings = try render.write(rendering, to: output, metadata: metadata) }
+            let metadataWarnings = format == .png ? pngWarnings : try render.write(rendering, to: output, metadata: metadata)
             warnings += metadataWarnings.map { "warning: \(renderPath): \($0)" }
             if metadata.stripAll { try ProvenanceSidecar.write(provenance, forOutput: output) } else {
                 ProvenanceSidecar.remove(forOutput: output)

@@ -206,6 +206,15 @@ final class BatchRunner: Sendable {
         }
     }
 
+    /// `photo` rendered toward `output`: a PNG straight into its file with `metadata` (its writes
+    /// are part of the render; the carry-over's warnings returned), a JPEG to bytes that
+    /// `PhotoEdit.write` then writes (no warnings yet).
+    func render(_ photo: PhotoEdit, towards output: String, metadata: MetadataOptions) throws(FileError)
+        -> (rendering: EncodedRendering, metadataWarnings: [String]) {
+        if format == .png { return try photo.renderAndWritePNG(to: output, compression: pngCompression, metadata: metadata) }
+        return (try photo.renderEncoded(format: format, quality: quality), [])
+    }
+
     /// Renders, encodes and writes atomically with the provenance in the output's metadata. A
     /// PNG is written to its file as it is encoded (`PhotoEdit.renderAndWritePNG`): its
     /// `renderMs` then holds the writes too, and `writeMs` the provenance sidecar's.
@@ -215,13 +224,7 @@ final class BatchRunner: Sendable {
         // --strip-metadata puts nothing in the image: the record goes beside it.
         metadata.provenance = metadata.stripAll ? nil : provenance
         var clock = DispatchTime.now()
-        let rendering: EncodedRendering
-        var metadataWarnings: [String] = []
-        if format == .png {
-            (rendering, metadataWarnings) = try photo.renderAndWritePNG(to: output, compression: pngCompression, metadata: metadata)
-        } else {
-            rendering = try photo.renderEncoded(format: format, quality: quality)
-        }
+        let (rendering, pngWarnings) = try render(photo, towards: output, metadata: metadata)
         record.renderMs = Self.milliseconds(since: clock)
         record.decodeMs = (rendering.decodeMs * 10).rounded() / 10
         warnings += rendering.warnings.map { "warning: \(input): \($0)" }
@@ -233,7 +236,7 @@ final class BatchRunner: Sendable {
         }
 
         clock = DispatchTime.now()
-        if format == .jpeg { metadataWarnings = try photo.write(rendering, to: output, metadata: metadata) }
+        let metadataWarnings = format == .png ? pngWarnings : try photo.write(rendering, to: output, metadata: metadata)
         if metadata.stripAll {
             try ProvenanceSidecar.write(provenance, forOutput: output)
         } else {
