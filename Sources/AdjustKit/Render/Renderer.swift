@@ -277,8 +277,8 @@ package struct Renderer: Sendable {
     /// Renders and encodes in one pass: for an upright JPEG or PNG the rows go to the encoder as
     /// they are made, so neither the source nor the output is ever whole in memory (a PNG at the
     /// default `PNGCompression`; the file's bytes are held, as the JPEG's are). EXIF orientations
-    /// other than 1 render the raster first and encode it from there, with no oriented copy: a
-    /// JPEG row by gathered row, a PNG a band of rows at a time.
+    /// other than 1 render the raster first and encode it from there a band of gathered rows at a
+    /// time (`RGBA8Image.forEachOrientedBand`), with no oriented copy.
     package func renderEncoded(_ plan: RenderPlan, jpeg: [UInt8], format: ImageFormat, quality: Int) throws -> EncodedRendering {
         try renderEncoded(plan, original: .jpeg(OriginalBytes(jpeg)), format: format, quality: quality)
     }
