@@ -39,6 +39,8 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         // glibc's <malloc.h> (mallopt), for the batch's memory (Sources/adjust/LongRunMemory.swift).
         .systemLibrary(name: "CMalloc"),
+        // A prefetch and an unchecked truncation for the rotated sampler (Sources/AdjustKit/Render/InteriorTaps.swift).
+        .systemLibrary(name: "CSamplerIntrinsics"),
 
         // Region decoding and row-streamed encoding through libjpeg's own API (Debian:
         // libjpeg62-turbo-dev); C because libjpeg reports errors by longjmp.
@@ -50,7 +52,7 @@ let package = Package(
         .target(name: "CHeifLoader", linkerSettings: [.linkedLibrary("dl")]),
 
         .target(name: "XMPParse", dependencies: ["CLibXML2"]),
-        .target(name: "AdjustKit", dependencies: ["XMPParse", "CTurboJPEG", "CJPEGRegion", "CPNGRows", "CExif", "CPNG", "CZlib", "CLCMS2", "CHeifLoader", "CSQLite",
+        .target(name: "AdjustKit", dependencies: ["XMPParse", "CTurboJPEG", "CJPEGRegion", "CPNGRows", "CExif", "CPNG", "CZlib", "CLCMS2", "CHeifLoader", "CSQLite", "CSamplerIntrinsics",
                                                  .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(name: "adjust", dependencies: [
             "AdjustKit", "CMalloc",

@@ -6,7 +6,9 @@ import XCTest
 /// replaces.
 final class FusedKernelTablesTests: XCTestCase {
     /// `ByteQuantizer` must agree with `WorkingSpace.byte` on every Float, not just typical ones:
-    /// a million random values in [−0.1, 1.1], and every Float within 64 ULPs of each threshold.
+    /// a million random values in [−0.1, 1.1], every Float within 64 ULPs of each threshold, and
+    /// the lowest and highest Float of every bucket of its index (the Floats in (0, 1) sharing
+    /// their top 16 bits).
     func testByteQuantizerAgreesWithTheExactCurve() {
         for space in WorkingSpace.allCases {
             let quantizer = ByteQuantizer(space: space)
@@ -26,6 +28,24 @@ final class FusedKernelTablesTests: XCTestCase {
                     bits &+= 1
                 }
             }
+            for top in UInt32(0)...(Float(1).bitPattern >> 16) {
+                for v in [Float(bitPattern: top << 16), Float(bitPattern: top << 16 | 0xFFFF)] {
+                    XCTAssertEqual(quantizer.byte(v), space.byte(v), "\(space) bucket \(top): \(v)")
+                }
+            }
+        }
+    }
+
+    /// `ByteQuantizer` has no test for values outside (0, 1): its clamped bucket index and its
+    /// NaN sentinel do that work, and must agree with `WorkingSpace.byte` on zeros, infinities,
+    /// NaNs, subnormals and the values next to 1, of either sign.
+    func testByteQuantizerAgreesOutsideZeroToOne() {
+        let quantizer = ByteQuantizer(space: .linear)
+        let positive: [Float] = [0, .leastNonzeroMagnitude, .leastNormalMagnitude, 1e-30, 1, Float(1).nextDown,
+                                 Float(1).nextUp, 2, 1e30, .greatestFiniteMagnitude, .infinity, .nan,
+                                 Float(bitPattern: 0x7FFF_FFFF), Float(bitPattern: 0x7F80_0001)]
+        for v in positive + positive.map({ -$0 }) {
+            XCTAssertEqual(quantizer.byte(v), WorkingSpace.linear.byte(v), "\(v) (bits \(String(v.bitPattern, radix: 16)))")
         }
     }
 

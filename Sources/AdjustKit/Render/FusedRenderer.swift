@@ -355,10 +355,14 @@ private struct SampledRowMaker<Texels: TexelReader> {
         if let encode {
             shrunkRows(rows, into: buffer, scratch: scratch, encode: encode)
         } else if let quantizer {
-            for j in rows {
-                sampler.sampleRow(j, window: window, columnOffset: columnOffset, texels: texels, into: scratch.row)
-                FusedRenderer.quantize(scratch.row, count: sampler.columns,
-                                       into: buffer + (j - rows.lowerBound) * outputWidth * 4, colour: quantizer.byte)
+            quantizer.withBound { quantizer in
+                for j in rows {
+                    let bytes = buffer + (j - rows.lowerBound) * outputWidth * 4
+                    let direct = sampler.sampleRow(j, window: window, columnOffset: columnOffset, texels: texels, into: scratch.row,
+                                                   opaqueBytes: OpaqueByteRow(pixels: bytes, quantizer: quantizer, texels: Texels.self))
+                    quantizer.quantize(scratch.row, columns: 0..<direct.lowerBound, into: bytes)
+                    quantizer.quantize(scratch.row, columns: direct.upperBound..<sampler.columns, into: bytes)
+                }
             }
         }
     }

@@ -22,7 +22,7 @@ extension RenderPlan {
         var (outsideX, outsideY) = (0.0, 0.0)
         for qx in [sampler.centreX.first!, sampler.centreX.last!] {
             for qy in [sampler.centreY.first!, sampler.centreY.last!] {
-                // As OutputRowSampler.sampleAnywhere: texel coordinates, top-left origin.
+                // As GridRowSampling.sampleEach: texel coordinates, top-left origin.
                 let fx = inverse.a * qx + inverse.c * qy + inverse.tx - 0.5
                 let fy = height - (inverse.b * qx + inverse.d * qy + inverse.ty) - 0.5
                 guard fx.isFinite, fy.isFinite else { return false }
