@@ -180,8 +180,21 @@ struct FusedRenderer {
             let table = UnsafeMutablePointer<Float>.allocate(capacity: 256)
             defer { table.deallocate() }
             table.initialize(from: program.space.fromByte, count: 256)
+            // On texel centres with no kernel after the sampling (a preview without a colour
+            // step or a rotation), every grid sample is one texel's working value, weight 1: its
+            // encoding for the shrink is a function of the byte. The table then holds the
+            // encoded values and the shrink skips encoding each sample, the same bits for a
+            // third of a HEIC preview's own work.
+            let samplesEncoded = plan.needsResample && sampler.pixelCopyOffset != nil && sampler.outputKernels.isEmpty
+                && sampler.positionalKernels.isEmpty
+            if samplesEncoded {
+                let encode = EncodingTable.shared(for: program.space)
+                for code in 0..<256 {
+                    table[code] = exactEncoding ? program.space.encoded(table[code]) : encode(table[code])
+                }
+            }
             try withDecoderThread(reader: reader, window: decoded) {
-                try stream.run(texels: ByteTexels(table: table), window: decoded,
+                try stream.run(texels: ByteTexels(table: table), samplesEncoded: samplesEncoded, window: decoded,
                                ready: { try decoded.waitUntilDecoded(through: $0) })
             }
         }
@@ -304,10 +317,12 @@ private struct SampledStream {
     let sink: (Int, UnsafeMutablePointer<UInt8>) throws -> Void
 
     /// Runs the pipeline on `window`, once `ready(v)` has made rows through v available there.
-    func run<Texels: TexelReader>(texels: Texels, window: SourceRowWindow<Texels.Element>,
+    /// `samplesEncoded`: `texels` reads already encoded values, which the shrink averages as
+    /// they are (only where every sample is one texel's value).
+    func run<Texels: TexelReader>(texels: Texels, samplesEncoded: Bool = false, window: SourceRowWindow<Texels.Element>,
                                   ready: @escaping (Int) throws -> Void) throws {
-        let maker = SampledRowMaker(plan: plan, space: space, exactEncoding: exactEncoding, sampler: sampler,
-                                    window: window, texels: texels, columnOffset: columnOffset)
+        let maker = SampledRowMaker(plan: plan, space: space, exactEncoding: exactEncoding, samplesEncoded: samplesEncoded,
+                                    sampler: sampler, window: window, texels: texels, columnOffset: columnOffset)
         let scratch = (0..<ChunkedRowPipeline.workers).map { _ in
             SampledRowScratch(rowWidth: needs.shrinkTemplate == nil ? sampler.columns : plan.outputSize.width,
                               shrink: needs.shrinkTemplate)
@@ -341,10 +356,14 @@ private struct SampledRowMaker<Texels: TexelReader> {
     let exactEncoding: Bool
     let space: WorkingSpace
 
-    init(plan: RenderPlan, space: WorkingSpace, exactEncoding: Bool, sampler: OutputRowSampler,
+    /// The texels read encoded values already (`SampledStream.run`): the shrink takes the
+    /// samples as they are.
+    let samplesEncoded: Bool
+
+    init(plan: RenderPlan, space: WorkingSpace, exactEncoding: Bool, samplesEncoded: Bool, sampler: OutputRowSampler,
          window: SourceRowWindow<Texels.Element>, texels: Texels, columnOffset: Int) {
         (self.sampler, self.window, self.texels, self.columnOffset) = (sampler, window, texels, columnOffset)
-        (self.space, self.exactEncoding) = (space, exactEncoding)
+        (self.space, self.exactEncoding, self.samplesEncoded) = (space, exactEncoding, samplesEncoded)
         outputWidth = plan.outputSize.width
         quantizer = plan.needsResample ? nil : ByteQuantizer.shared(for: space)
         encode = plan.needsResample ? EncodingTable.shared(for: space) : nil
@@ -374,6 +393,7 @@ private struct SampledRowMaker<Texels: TexelReader> {
         for y in rows {
             scratch.shrink!.row(y, into: scratch.row) { k, gridRow in
                 sampler.sampleRow(k, window: window, columnOffset: columnOffset, texels: texels, into: gridRow)
+                guard !samplesEncoded else { return }
                 if exactEncoding {
                     for x in 0..<gridWidth {
                         let p = gridRow + x * 4
