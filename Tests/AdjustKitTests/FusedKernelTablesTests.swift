@@ -49,6 +49,31 @@ final class FusedKernelTablesTests: XCTestCase {
         }
     }
 
+    /// `Bound.code(finite:)`, the sampler's quantizer for blends of decode-table texels, skips
+    /// the space and NaN selections and must still agree with `WorkingSpace.byte` on finite
+    /// values: random values in [−0.1, 1.1], each threshold's neighbourhood, every bucket's ends,
+    /// and the finite values outside (0, 1) that the clamped index handles.
+    func testByteQuantizerOfFiniteValuesAgreesWithTheExactCurve() {
+        var values: [Float] = [0, -0.0, .leastNonzeroMagnitude, .leastNormalMagnitude, 1, Float(1).nextDown,
+                               Float(1).nextUp, 2, .greatestFiniteMagnitude, -.leastNonzeroMagnitude, -1,
+                               -.greatestFiniteMagnitude]
+        var random = SplitMix64(seed: 11)
+        for _ in 0..<1_000_000 { values.append(Float(Double(random.next() >> 11) / Double(1 << 53) * 1.2 - 0.1)) }
+        for code in 1...255 {
+            var bits = WorkingSpace.linear.working(fromEncoded: (Float(code) - 0.5) / 255).bitPattern &- 64
+            for _ in 0..<128 { values.append(Float(bitPattern: bits)); bits &+= 1 }
+        }
+        for top in UInt32(0)...(Float(1).bitPattern >> 16) {
+            values += [Float(bitPattern: top << 16), Float(bitPattern: top << 16 | 0xFFFF)]
+        }
+        ByteQuantizer(space: .linear).withBound { bound in
+            for v in values where bound.code(finite: v) != WorkingSpace.linear.byte(v) {
+                XCTFail("code(finite: \(v)) = \(bound.code(finite: v)), byte = \(WorkingSpace.linear.byte(v))")
+                return
+            }
+        }
+    }
+
     /// `EncodingTable` stays within 2·10⁻⁷ of `SRGBTransfer.encode` (what the shrink
     /// averages): a million values spread over [0, 1], a million spread over the bottom octaves
     /// (where the curve bends most), the kink, and the exact curve outside [0, 1).
