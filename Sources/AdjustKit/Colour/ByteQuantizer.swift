@@ -81,10 +81,7 @@ struct ByteQuantizer: Sendable {
         @inline(__always)
         func code(_ value: Float) -> UInt8 {
             guard linear else { return WorkingSpace.srgb.byte(value) }
-            let bucket = min(max(Int32(bitPattern: value.bitPattern) >> Int32(bucketShift), 0), lastBucket)
-            var code = Int(start[Int(bucket)])
-            code &+= Self.step(value, thresholds[code &+ 1])
-            return value.isNaN ? 0 : UInt8(truncatingIfNeeded: code)
+            return value.isNaN ? 0 : code(finite: value)
         }
 
         /// `code` of a finite value in the linear space, without its two selections (the space
@@ -106,16 +103,5 @@ struct ByteQuantizer: Sendable {
             Int(unsafeBitCast(value >= threshold, to: UInt8.self))
         }
 
-        /// Quantizes sampled RGBA float pixels `columns` (alpha = coverage, already encoded) to
-        /// RGBA8: colour through `code`, transparent black where alpha rounds to 0, as
-        /// `Renderer.quantized`.
-        func quantize(_ source: UnsafePointer<Float>, columns: Range<Int>, into out: UnsafeMutablePointer<UInt8>) {
-            for x in columns {
-                let (s, o) = (source + x &* 4, out + x &* 4)
-                let alpha = WorkingSpace.byte(encoded: s[3])
-                o[3] = alpha
-                if alpha == 0 { o[0] = 0; o[1] = 0; o[2] = 0 } else { o[0] = code(s[0]); o[1] = code(s[1]); o[2] = code(s[2]) }
-            }
-        }
     }
 }

@@ -379,8 +379,10 @@ private struct SampledRowMaker<Texels: TexelReader> {
                     let bytes = buffer + (j - rows.lowerBound) * outputWidth * 4
                     let direct = sampler.sampleRow(j, window: window, columnOffset: columnOffset, texels: texels, into: scratch.row,
                                                    opaqueBytes: OpaqueByteRow(pixels: bytes, quantizer: quantizer, texels: Texels.self))
-                    quantizer.quantize(scratch.row, columns: 0..<direct.lowerBound, into: bytes)
-                    quantizer.quantize(scratch.row, columns: direct.upperBound..<sampler.columns, into: bytes)
+                    for part in [0..<direct.lowerBound, direct.upperBound..<sampler.columns] {
+                        FusedRenderer.quantize(scratch.row + part.lowerBound * 4, count: part.count,
+                                               into: bytes + part.lowerBound * 4, colour: { quantizer.code($0) })
+                    }
                 }
             }
         }

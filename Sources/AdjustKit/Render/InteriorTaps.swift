@@ -14,7 +14,7 @@ import CSamplerIntrinsics
 /// A rotation walks the source diagonally, which the hardware prefetchers do not follow, so
 /// `prefetch` asks for the cache lines a few dozen pixels ahead.
 struct InteriorTaps<Texels: TexelReader> {
-    private let a: Double, b: Double, cqy: Double, dqy: Double, sourceHeight: Double
+    private let positions: RowPositions
     private let left: Int
     private let window: SourceRowWindow<Texels.Element>
     private let texels: Texels
@@ -34,12 +34,10 @@ struct InteriorTaps<Texels: TexelReader> {
     private static var prefetchAhead: Int { 48 }
     private static var prefetchStride: Int { 8 }
 
-    /// `a`, `b`, `cqy`, `dqy` are T⁻¹'s terms as `GridRowSampling` holds them; `columns` is the
-    /// interior run.
-    init(a: Double, b: Double, cqy: Double, dqy: Double, sourceHeight: Double, left: Int,
-         window: SourceRowWindow<Texels.Element>, texels: Texels, centreX: UnsafeBufferPointer<Double>, columns: Range<Int>) {
-        (self.a, self.b, self.cqy, self.dqy, self.sourceHeight) = (a, b, cqy, dqy, sourceHeight)
-        (self.left, self.window, self.texels, self.centreX) = (left, window, texels, centreX)
+    /// `positions` is the row's (`GridRowSampling`'s); `columns` is the interior run.
+    init(positions: RowPositions, left: Int, window: SourceRowWindow<Texels.Element>, texels: Texels,
+         centreX: UnsafeBufferPointer<Double>, columns: Range<Int>) {
+        (self.positions, self.left, self.window, self.texels, self.centreX) = (positions, left, window, texels, centreX)
         last = columns.upperBound - 1
         (row0, row1) = (window.row(window.top), window.row(window.top))
     }
@@ -47,9 +45,7 @@ struct InteriorTaps<Texels: TexelReader> {
     /// Column i's top-left tap and weights: `GridRowSampling.topLeftTap`'s arithmetic.
     @inline(__always)
     private func tap(_ i: Int) -> (x0: Int, y0: Int, wx: Float, wy: Float) {
-        let qx = centreX[i]
-        let fx = a * qx + cqy - 0.5
-        let fy = sourceHeight - (b * qx + dqy) - 0.5
+        let (fx, fy) = positions.source(centreX[i])
         let (x0, y0) = (adjust_truncate(fx), adjust_truncate(fy))
         return (x0, y0, Float(fx - Double(x0)), Float(fy - Double(y0)))
     }
@@ -66,10 +62,7 @@ struct InteriorTaps<Texels: TexelReader> {
         let (c00, c01) = x0 == lastX &+ 1 ? (right0, right1) : (texels.working(p0), texels.working(p1))
         let (c10, c11) = (texels.working(p0 + 3), texels.working(p1 + 3))
         (lastX, right0, right1) = (x0, c10, c11)
-        let (w00, w10, w01, w11) = ((1 - wx) * (1 - wy), wx * (1 - wy), (1 - wx) * wy, wx * wy)
-        return (w00 * c00.0 + w10 * c10.0 + w01 * c01.0 + w11 * c11.0,
-                w00 * c00.1 + w10 * c10.1 + w01 * c01.1 + w11 * c11.1,
-                w00 * c00.2 + w10 * c10.2 + w01 * c01.2 + w11 * c11.2)
+        return OutputRowSampler.weightedSum(c00, c10, c01, c11, (1 - wx) * (1 - wy), wx * (1 - wy), (1 - wx) * wy, wx * wy)
     }
 
     /// Asks for the cache lines of the taps `prefetchAhead` pixels on, every `prefetchStride`th

@@ -109,9 +109,18 @@ struct OutputRowSampler: Sendable {
                                                        _ w00: Float, _ w10: Float, _ w01: Float, _ w11: Float,
                                                        texels: Texels) -> (Float, Float, Float) {
         let (c00, c10, c01, c11) = (texels.working(p0), texels.working(p0 + 3), texels.working(p1), texels.working(p1 + 3))
-        return (w00 * c00.0 + w10 * c10.0 + w01 * c01.0 + w11 * c11.0,
-                w00 * c00.1 + w10 * c10.1 + w01 * c01.1 + w11 * c11.1,
-                w00 * c00.2 + w10 * c10.2 + w01 * c01.2 + w11 * c11.2)
+        return weightedSum(c00, c10, c01, c11, w00, w10, w01, w11)
+    }
+
+    /// The four taps' colours weighted, in the reference order (the one sum every interior
+    /// sample takes, `InteriorTaps` too).
+    @inline(__always)
+    static func weightedSum(_ c00: (Float, Float, Float), _ c10: (Float, Float, Float), _ c01: (Float, Float, Float),
+                            _ c11: (Float, Float, Float), _ w00: Float, _ w10: Float, _ w01: Float,
+                            _ w11: Float) -> (Float, Float, Float) {
+        (w00 * c00.0 + w10 * c10.0 + w01 * c01.0 + w11 * c11.0,
+         w00 * c00.1 + w10 * c10.1 + w01 * c01.1 + w11 * c11.1,
+         w00 * c00.2 + w10 * c10.2 + w01 * c01.2 + w11 * c11.2)
     }
 
     /// ⌊x⌋ without a libm call (this runs twice a sample); huge values take the slow path.
@@ -165,6 +174,8 @@ private struct GridRowSampling<Texels: TexelReader> {
     let sourceHeight: Double
     /// The row's crop coverage, and its share of T⁻¹'s x and y (c·qy + tx, d·qy + ty).
     let coverY: Double, cqy: Double, dqy: Double
+    /// A column centre's position in the source, for this row.
+    let positions: RowPositions
 
     init(_ sampler: OutputRowSampler, row j: Int, window: SourceRowWindow<Texels.Element>, columnOffset: Int,
          texels: Texels, centreX: UnsafeBufferPointer<Double>, coverageX: UnsafeBufferPointer<Double>,
@@ -184,6 +195,7 @@ private struct GridRowSampling<Texels: TexelReader> {
         let qy = sampler.centreY[j]
         coverY = sampler.coverageY[j]
         (cqy, dqy) = (inverse.c * qy + inverse.tx, inverse.d * qy + inverse.ty)
+        positions = RowPositions(a: inverse.a, b: inverse.b, cqy: cqy, dqy: dqy, sourceHeight: sourceHeight)
     }
 
     /// A translation with columns at the decode's pitch (a crop at a reduced scale) has the same
@@ -235,11 +247,11 @@ private struct GridRowSampling<Texels: TexelReader> {
     @discardableResult
     func sampleEach(_ columns: Range<Int>, _ bytes: OpaqueByteRow?) -> Range<Int> {
         var (lo, hi) = (columns.lowerBound, columns.upperBound)
-        while lo < hi, !tapsInside(lo) { sampleOutside(lo); lo += 1 }
-        while hi > lo, !tapsInside(hi - 1) { sampleOutside(hi - 1); hi -= 1 }
+        while lo < hi { let tap = topLeftTap(lo); guard !tapsInside(tap) else { break }; sampleOutside(lo, tap); lo += 1 }
+        while hi > lo { let tap = topLeftTap(hi - 1); guard !tapsInside(tap) else { break }; sampleOutside(hi - 1, tap); hi -= 1 }
         guard lo < hi else { return hi..<hi }
-        var taps = InteriorTaps(a: inverse.a, b: inverse.b, cqy: cqy, dqy: dqy, sourceHeight: sourceHeight, left: left,
-                                window: window, texels: texels, centreX: centreX, columns: lo..<hi)
+        var taps = InteriorTaps(positions: positions, left: left, window: window, texels: texels, centreX: centreX,
+                                columns: lo..<hi)
         // All four taps exist, so their weights sum to 1. With whole coverage and no kernel
         // after, `store` would compute alpha 1 and copy the colour: that is written directly.
         let whole = (lo..<hi).clamped(to: fullCoverageColumns)
@@ -247,12 +259,10 @@ private struct GridRowSampling<Texels: TexelReader> {
         for i in lo..<opaque.lowerBound { let c = taps.sample(i); store(i, c.0, c.1, c.2, 1) }
         if let bytes {
             var p = bytes.pixels + opaque.lowerBound &* 4
-            let quantizer = bytes.quantizer
             for i in opaque {
                 taps.prefetch(i)
                 let c = taps.sample(i)
-                p[0] = quantizer.code(finite: c.0); p[1] = quantizer.code(finite: c.1); p[2] = quantizer.code(finite: c.2)
-                p[3] = 255
+                bytes.write(c, at: p)
                 p += 4
             }
         } else {
@@ -271,25 +281,23 @@ private struct GridRowSampling<Texels: TexelReader> {
     /// Column i's top-left tap, ⌊fx⌋ and ⌊fy⌋ (texel coordinates, top-left origin).
     @inline(__always)
     private func topLeftTap(_ i: Int) -> (x0f: Double, y0f: Double, wx: Float, wy: Float) {
-        let qx = centreX[i]
-        let fx = inverse.a * qx + cqy - 0.5
-        let fy = sourceHeight - (inverse.b * qx + dqy) - 0.5
+        let (fx, fy) = positions.source(centreX[i])
         let x0f = OutputRowSampler.floor(fx), y0f = OutputRowSampler.floor(fy)
         return (x0f, y0f, Float(fx - x0f), Float(fy - y0f))
     }
 
-    /// Whether all four of column i's taps lie inside both the image and the window.
+    /// Whether all four taps of a column (its `topLeftTap`) lie inside both the image and the
+    /// window.
     @inline(__always)
-    private func tapsInside(_ i: Int) -> Bool {
-        let tap = topLeftTap(i)
-        return tap.x0f >= firstX && tap.x0f <= lastX && tap.y0f >= firstY && tap.y0f <= lastY
+    private func tapsInside(_ tap: (x0f: Double, y0f: Double, wx: Float, wy: Float)) -> Bool {
+        tap.x0f >= firstX && tap.x0f <= lastX && tap.y0f >= firstY && tap.y0f <= lastY
     }
 
     /// A pixel whose taps are not all inside the image and the window: a partial blend at the
     /// edge, or transparent beyond it.
     @inline(never)
-    private func sampleOutside(_ i: Int) {
-        let (x0f, y0f, wx, wy) = topLeftTap(i)
+    private func sampleOutside(_ i: Int, _ tap: (x0f: Double, y0f: Double, wx: Float, wy: Float)) {
+        let (x0f, y0f, wx, wy) = tap
         if x0f > -2, x0f < Double(W), y0f > -2, y0f < Double(H) {
             sampleEdge(i, x0: Int(x0f), y0: Int(y0f), wx: wx, wy: wy)
         } else {
@@ -351,11 +359,9 @@ private struct GridRowSampling<Texels: TexelReader> {
         for i in run.lowerBound..<opaque.lowerBound { let c = taps(i); store(i, c.0, c.1, c.2, 1) }
         if let bytes {
             var p = bytes.pixels + opaque.lowerBound &* 4
-            let quantizer = bytes.quantizer
             for i in opaque {
                 let c = taps(i)
-                p[0] = quantizer.code(finite: c.0); p[1] = quantizer.code(finite: c.1); p[2] = quantizer.code(finite: c.2)
-                p[3] = 255
+                bytes.write(c, at: p)
                 p += 4
             }
         } else {
@@ -371,6 +377,19 @@ private struct GridRowSampling<Texels: TexelReader> {
     }
 }
 
+/// Where a grid row's column centres land in the source (texel coordinates, top-left origin): T⁻¹
+/// with the row's share (`cqy`, `dqy`) computed once. The one formula every sample of the row
+/// uses, so that the edge test, the edge samples and `InteriorTaps` agree to the bit.
+struct RowPositions {
+    let a: Double, b: Double, cqy: Double, dqy: Double, sourceHeight: Double
+
+    /// fx and fy of the column whose centre is at `qx`.
+    @inline(__always)
+    func source(_ qx: Double) -> (fx: Double, fy: Double) {
+        (a * qx + cqy - 0.5, sourceHeight - (b * qx + dqy) - 0.5)
+    }
+}
+
 /// Where a row's opaque run goes straight to output bytes (`OutputRowSampler.sampleRow`): the
 /// row's RGBA8 pixels and the quantizer that codes them. An opaque pixel's bytes are exactly what
 /// quantizing its floats would give (alpha 1 codes to 255), without the floats' round trip.
@@ -382,6 +401,13 @@ struct OpaqueByteRow {
     init?<Texels: TexelReader>(pixels: UnsafeMutablePointer<UInt8>, quantizer: ByteQuantizer.Bound, texels: Texels.Type) {
         guard quantizer.linear, Texels.samplesAreFinite else { return nil }
         (self.pixels, self.quantizer) = (pixels, quantizer)
+    }
+
+    /// An opaque pixel's bytes at `p`: its colour coded, alpha 255.
+    @inline(__always)
+    func write(_ colour: (Float, Float, Float), at p: UnsafeMutablePointer<UInt8>) {
+        p[0] = quantizer.code(finite: colour.0); p[1] = quantizer.code(finite: colour.1)
+        p[2] = quantizer.code(finite: colour.2); p[3] = 255
     }
 }
 
