@@ -9,7 +9,9 @@ struct BatchCommand: ParsableCommand {
         discussion: """
         INPUTS are JPEG and HEIC files and folders; folders are walked recursively for *.jpg, *.jpeg, \
         *.heic and *.heif (IMG_E1234.* beside IMG_1234.* is Apple's render of that photo, not a photo) \
-        (any case), skipping hidden files and folders and the --out folder itself; a file named \
+        (any case), skipping hidden files and folders and the --out folder itself; a Photos library, \
+        an iPhone backup's Media folder and a DCIM copy are read by their own rules; videos, Live \
+        Photo motion and other pictures are copied (--videos); a file named \
         directly is tried whatever its extension. Each photo is \
         written to DIR at its path relative to the folder it was found in (a file named directly: \
         just its name), with the extension of --format, creating folders as needed. A photo named \
@@ -90,14 +92,22 @@ struct BatchCommand: ParsableCommand {
     var xmpDir: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "A photo without an edit: copy (default: the original's bytes when nothing asked for changes them — full size, JPEG to JPEG, metadata kept — else rendered like an edited photo), skip (nothing written), or render (always decoded and written).",
+        "A photo without an edit: copy (default: the original's bytes when nothing asked for changes them — full size, no --format (a HEIC stays HEIC) or the original's own, metadata kept — else rendered like an edited photo), skip (nothing written), or render (always decoded and written).",
         valueName: "copy|skip|render"))
     var unedited: UneditedPolicy = .copy
 
     @Option(name: .long, help: ArgumentHelp(
-        "Apple's own render of an edit, found beside it (IMG_E1234.*, FullSizeRender.*, a library's UUID_1_201_a.jpeg): auto (default: written instead of the replay when the replay would leave something out or cannot replay at all — another app's edit), never, or prefer (whenever there is one). Converted to the requested format and size, its colour profile kept; the record says source apple-render.",
+        "Apple's own render of an edit, found beside it (IMG_E1234.*, FullSizeRender.*, a library's UUID_1_201_a.jpeg): auto (default: written instead of the replay whenever the replay would not be exactly Photos' — an approximate step, one that cannot be replayed, another app's edit; only exact edits are replayed), never, or prefer (whenever there is one). Copied byte for byte in its own format (a HEIC render stays HEIC) when no --format, size or metadata flag is given, else converted, its colour profile kept; the record says source apple-render and sourceReason.",
         valueName: "auto|never|prefer"))
     var appleRender: AppleRenderPolicy = .auto
+
+    @Flag(name: [.short, .long], help: "Say only failures, warnings and the summary: no progress bar, no line per photo, no notes (--json records still hold everything).")
+    var quiet = false
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Videos and Live Photo motion: copy (default: byte for byte, an edited one as Photos' render of it when there is one; a Live Photo's motion beside its still under the same name) or skip (counted, not written). Screenshots, GIFs, TIFFs and RAW files are always copied.",
+        valueName: "copy|skip"))
+    var videos: VideoPolicy = .copy
 
     @Flag(name: .long, help: "In a Photos library, render the photos in its trash too (left out by default).")
     var includeTrashed = false
@@ -175,7 +185,12 @@ struct BatchCommand: ParsableCommand {
         }
 
         // Every shard collects the whole batch, so that all agree on which input owns which output.
-        let collection = BatchFiles.collect(inputs, out: out, format: format, includeTrashed: includeTrashed)
+        // Nothing asked that changes a file: a HEIC copied (or Apple's HEIC render) stays HEIC.
+        let keepsFiles = self.format == nil && size.request == .full && !metadata.options.stripAll && !metadata.options.stripGPS
+        let ownFormat = keepsFiles ? BatchFiles.OwnFormat(policy: appleRender, editSource: limits.editSource,
+                                                          exactEffects: Set(renderer.colour.effectCubes.keys), xmpDir: xmpDir) : nil
+        let collection = BatchFiles.collect(inputs, out: out, format: format, ownFormat: ownFormat, videos: videos,
+                                            includeTrashed: includeTrashed)
         let allItems = collection.items
         let items = allItems.filter { shard.owns($0.shardKey) }
         BatchFiles.removeStaleTemporaryFiles(in: out, keeping: Set(allItems.filter { !shard.owns($0.shardKey) }
@@ -192,7 +207,7 @@ struct BatchCommand: ParsableCommand {
                               xmpDir: xmpDir, skipExisting: skipExisting, unedited: unedited, appleRender: appleRender, update: update,
                               tool: "adjust \(Adjust.configuration.version)", optionsDescription: optionsDescription,
                               json: json, inputKeys: Set(allItems.compactMap(\.key)))
-        let progress = BatchProgress(total: items.count)
+        let progress = BatchProgress(total: items.count, quiet: quiet)
         for remark in collection.remarks { progress.message("adjust: note: \(remark)") }
         let interruption = BatchInterruption()
         let outFolder = out, othersOutputs = Set(allItems.filter { !shard.owns($0.shardKey) }.compactMap(\.output))
@@ -211,13 +226,26 @@ struct BatchCommand: ParsableCommand {
         progress.finish()
 
         let orphans = update || prune ? sweepOrphans(allItems, job: job, progress: progress) : []
+        if json {
+            // Each asset without its original, named in the record of the shard its UUID falls to.
+            for asset in collection.missing where shard.owns(asset.uuid) {
+                var record = BatchRecord(input: "\(asset.name) (\(asset.uuid))", output: nil, status: .missing, totalMs: 0)
+                record.reason = "no original on disk" + (asset.expected.map { " (\($0))" } ?? "") + (asset.edited ? "; edited in Photos" : "")
+                job.emit(record)
+            }
+        }
         let counts = progress.snapshot
-        summarize(counts, ignored: collection.ignored, orphans: orphans, workers: workers, job: job, progress: progress,
+        summarize(counts, ignored: collection.ignored, missingCount: collection.missing.count, orphans: orphans, workers: workers, job: job, progress: progress,
                   started: started)
         if interruption.isInterrupted {
             progress.message("adjust: stopped after \(counts.done) of \(items.count) photos; "
                 + "re-run the same command with --update to finish")
             throw ExitCode(BatchInterruption.exitStatus(interruption.signal))
+        }
+        if job.stopped != nil {
+            progress.message("adjust: stopped after \(counts.done) of \(items.count) files; "
+                + "re-run the same command with --update to finish")
+            throw ExitCode(73)   // EX_CANTCREAT: the output cannot be written
         }
         if counts.failed > 0 || orphans.contains(where: { $0.status == .failed }) { throw ExitCode(65) }
     }
@@ -241,12 +269,19 @@ struct BatchCommand: ParsableCommand {
     }
 
     /// The summary line(s) on standard error, and the summary object with --json.
-    private func summarize(_ counts: BatchProgress.Counts, ignored: BatchIgnored, orphans: [BatchRecord], workers: Int,
+    private func summarize(_ counts: BatchProgress.Counts, ignored: BatchIgnored, missingCount: Int, orphans: [BatchRecord], workers: Int,
                            job: BatchRunner, progress: BatchProgress, started: DispatchTime) {
         let noun = counts.done == 1 ? "file" : "files"
         let current = update ? "\(counts.current) current, " : ""
         progress.message("adjust: \(counts.done) \(noun): \(counts.ok) ok, \(counts.noEdit) without edits, "
             + "\(current)\(counts.skipped) skipped, \(counts.failed) failed" + (ignored.sentence.map { "; \($0)" } ?? ""))
+        let tally = job.appleRenderTally.withLock { $0 }
+        let fromRenders = tally.values.reduce(0, +)
+        if fromRenders > 0 {
+            let why = AppleRenderReason.allCases.compactMap { reason in tally[reason].map { "\($0) \(reason.phrase)" } }
+            progress.message("adjust: \(fromRenders) photo\(fromRenders == 1 ? "" : "s") from Apple's renders: "
+                + why.joined(separator: ", "))
+        }
         let orphaned = orphans.count { $0.status == .orphaned }, pruned = orphans.count { $0.status == .pruned }
         if !orphans.isEmpty {
             progress.message("adjust: \(orphans.count) output\(orphans.count == 1 ? "" : "s") whose original is gone: "
@@ -258,6 +293,8 @@ struct BatchCommand: ParsableCommand {
             files: counts.done, ok: counts.ok, noEdit: counts.noEdit, skipped: counts.skipped,
             failed: counts.failed, jobs: workers, ignored: ignored.total > 0 ? ignored : nil, current: update ? counts.current : nil,
             orphaned: sweep ? orphaned : nil, pruned: sweep ? pruned : nil,
+            fromAppleRenders: tally.isEmpty ? nil : Dictionary(uniqueKeysWithValues: tally.map { ($0.key.rawValue, $0.value) }),
+            missing: missingCount > 0 ? missingCount : nil,
             totalMs: BatchRunner.milliseconds(since: started))))
     }
 

@@ -13,10 +13,16 @@ struct BatchItem: Sendable {
     var failure: FileError?
     /// What discovery paired with the photo (docs/spec/aae-format.md §1).
     var found: FoundPhoto?
+    /// Apple's render, chosen when the outputs were named because the name depends on it (a HEIC
+    /// render copied as HEIC: `BatchFiles.OwnFormat`); nil to decide when the edit is read.
+    var plannedAppleRender: AppleRenderChoice?
+    /// A file copied rather than rendered (a video, a Live Photo's motion, a screenshot).
+    var file: FoundFile?
 
     init(input: String, relative: String, output: String? = nil, key: BatchFiles.Key? = nil, failure: FileError? = nil,
-         found: FoundPhoto? = nil) {
+         found: FoundPhoto? = nil, file: FoundFile? = nil) {
         (self.input, self.relative, self.output, self.key, self.failure, self.found) = (input, relative, output, key, failure, found)
+        self.file = file
     }
 
     /// The edit to read when the layout, not the photo's own folder, says where it is (a Photos
@@ -29,6 +35,9 @@ struct BatchItem: Sendable {
 
     /// Apple's own render of this photo's edit, when one was found beside it.
     var appleRender: String? { found?.appleRender }
+
+    /// The photo as the user knows it (a library's original file name), for messages.
+    var name: String { found.map { $0.name.isEmpty ? input : $0.name } ?? file?.name ?? input }
 }
 
 /// Finding the photos and mapping them to outputs.
@@ -36,18 +45,6 @@ enum BatchFiles {
     typealias Key = FileIdentity
 
     static func key(_ path: String) -> Key? { FileIdentity(path: path) }
-
-    /// The extensions (lower case) a folder walk takes as photos: the one place to add a format.
-    static func isInputName(_ name: String) -> Bool { PhotoLayout.isPhotoName(name) }
-
-    /// True for `IMG_E1234.*` when a photo `IMG_1234.*` lies beside it among `names`: Apple's own
-    /// render of that photo's edit (docs/spec/aae-format.md §1), not a photo of its own.
-    static func isAppleRender(_ name: String, among names: Set<String>) -> Bool {
-        let stem = (name as NSString).deletingPathExtension
-        guard stem.count > 5, stem.uppercased().hasPrefix("IMG_E") else { return false }
-        let original = "img_" + stem.dropFirst(5).lowercased()
-        return names.contains { isInputName($0) && ($0 as NSString).deletingPathExtension.lowercased() == original }
-    }
 
     /// Before anything is created: every input must exist (a mistyped path is exit 66, and no
     /// output folder is made for it).
@@ -88,27 +85,45 @@ enum BatchFiles {
     }
 
     /// Every photo under `inputs`, each once, in the order given (folders sorted by name), found
-    /// where it lives (`BatchCollection`), with its output path under `out`; every other file met
+    /// by the one walk (`PhotoWalker`), with its output path under `out`; every other file met
     /// is counted by kind. The `out` folder is never walked.
-    static func collect(_ inputs: [String], out: String, format: ImageFormat, includeTrashed: Bool = false) -> BatchCollection {
-        var collection = BatchCollection(includeTrashed: includeTrashed, out: out)
-        let named = Set(inputs.map { ($0 as NSString).lastPathComponent })
-        for input in inputs {
-            var s = stat()
-            guard stat(input, &s) == 0 else {
-                let why = String(cString: strerror(errno))
-                collection.items.append(BatchItem(input: input, relative: "",
-                                                  failure: FileError(path: input, kind: .unreadable, problem: "cannot open: \(why)")))
-                continue
+    /// When no format, size or metadata change was asked, an output keeps the format of what it
+    /// is copied from: a HEIC without an edit stays HEIC, and so does Apple's HEIC render of an
+    /// edit that `policy` takes it for (read here, since the output's name depends on it).
+    struct OwnFormat {
+        var policy: AppleRenderPolicy
+        var editSource: EditSource
+        var exactEffects: Set<PhotoEffect>
+        /// `--xmp-dir`: an edit may be there, so no photo is known to be unedited before it is read.
+        var xmpDir: String?
+
+        /// The extension `found`'s output keeps, and Apple's render chosen for it; nil for the
+        /// requested format's.
+        func kept(for found: FoundPhoto) -> (ext: String, render: AppleRenderChoice?)? {
+            guard let original = found.original else { return nil }
+            if let render = found.appleRender, let edit = found.edit, Self.isHEIF(render) {
+                let choice: AppleRenderChoice?
+                do {
+                    choice = policy.choice(for: try editSource.load(editFile: edit).chain, exactEffects: exactEffects)
+                } catch where error.kind == .unsupported && policy != .never {
+                    choice = AppleRenderChoice(reason: .cannotReplay, detail: BatchFiles.oneLine(error.problem))
+                } catch {
+                    choice = nil
+                }
+                return choice.map { ("heic", $0) }
             }
-            if s.st_mode & S_IFMT == S_IFDIR {
-                var root = input
-                while root.count > 1, root.hasSuffix("/") { root.removeLast() }
-                collection.addFolder(root, relative: "")
-            } else {
-                collection.addNamedFile(input, among: named)
-            }
+            guard found.edit == nil, xmpDir == nil, Self.isHEIF(original),
+                  !XMPSidecarLayout.candidates(forImage: original).contains(where: FileManager.default.fileExists(atPath:))
+            else { return nil }
+            return ("heic", nil)
         }
+
+        static func isHEIF(_ path: String) -> Bool { ["heic", "heif"].contains((path as NSString).pathExtension.lowercased()) }
+    }
+
+    static func collect(_ inputs: [String], out: String, format: ImageFormat, ownFormat: OwnFormat? = nil,
+                        videos: VideoPolicy = .copy, includeTrashed: Bool = false) -> BatchCollection {
+        var collection = BatchCollection(PhotoWalker(includeTrashed: includeTrashed, excluding: [out]).walk(inputs), videos: videos)
 
         // Outputs: DIR/relative with the format's extension; two photos never share one.
         var outDir = out
@@ -116,7 +131,13 @@ enum BatchFiles {
         var owners: [String: String] = [:]
         for index in collection.items.indices where collection.items[index].failure == nil {
             let stem = (collection.items[index].relative as NSString).deletingPathExtension
-            let output = (outDir == "/" ? "/" : outDir + "/") + stem + "." + format.fileExtension
+            var ext = format.fileExtension
+            if collection.items[index].file != nil {
+                ext = (collection.items[index].relative as NSString).pathExtension.lowercased()   // copied: its own
+            } else if let ownFormat, let found = collection.items[index].found, let kept = ownFormat.kept(for: found) {
+                (ext, collection.items[index].plannedAppleRender) = (kept.ext, kept.render)
+            }
+            let output = (outDir == "/" ? "/" : outDir + "/") + stem + "." + ext
             collection.items[index].output = output
             if let owner = owners[output] {
                 collection.items[index].failure = FileError(path: output, kind: .unwritable,

@@ -18,6 +18,8 @@ final class BatchProgress: Sendable {
 
     let total: Int
     let interactive: Bool
+    /// `--quiet`: only failures, warnings and the summary; no bar, no per-photo line, no note.
+    let quiet: Bool
     /// What the bar shows; its lock is held while writing, so lines never interleave.
     private struct State {
         var counts = Counts()
@@ -29,10 +31,14 @@ final class BatchProgress: Sendable {
     private let state = Locked(State())
     private static let barWidth = 20
 
-    init(total: Int, interactive: Bool = isatty(2) == 1) {
+    init(total: Int, interactive: Bool = isatty(2) == 1, quiet: Bool = false) {
         self.total = total
-        self.interactive = interactive
+        self.interactive = interactive && !quiet
+        self.quiet = quiet
     }
+
+    /// Whether a full line (`adjust: note: …`) is said under `--quiet`.
+    private func saysUnderQuiet(_ line: String) -> Bool { !line.hasPrefix("adjust: note:") }
 
     var snapshot: Counts { state.withLock { $0.counts } }
 
@@ -53,10 +59,13 @@ final class BatchProgress: Sendable {
             case .skipped: state.counts.skipped += 1
             case .current: state.counts.current += 1
             case .failed: state.counts.failed += 1
-            case .orphaned, .pruned: break   // outputs, not inputs: not among the files counted
+            case .orphaned, .pruned, .missing: break   // no input file: not among the files counted
             }
             state.lastName = URL(fileURLWithPath: input).lastPathComponent
-            if interactive {
+            if quiet {
+                let lines = (status == .failed ? ["adjust: \(line)"] : []) + extra.filter(saysUnderQuiet)
+                if !lines.isEmpty { write(lines.map { $0 + "\n" }.joined()) }
+            } else if interactive {
                 // Only failures and warnings leave a line on a terminal; the bar says the rest.
                 var lines = extra
                 if status == .failed { lines.insert("adjust: \(line)", at: 0) }
@@ -70,6 +79,7 @@ final class BatchProgress: Sendable {
 
     /// A message not tied to a finished photo (printed above the bar on a terminal).
     func message(_ text: String) {
+        if quiet, !saysUnderQuiet(text) { return }
         state.withLock { state in
             if interactive {
                 clearBar(&state); write(text + "\n"); if state.barShown { redraw(&state) }

@@ -16,6 +16,9 @@ enum BatchStatus: String, Codable, Sendable {
     case orphaned
     /// Such an output, removed (`--prune`).
     case pruned
+    /// A library asset whose original is not on disk (not downloaded from iCloud): nothing to
+    /// write; `input` is its name in Photos with its UUID, `reason` where the original should be.
+    case missing
 }
 
 /// Where a written output's pixels came from.
@@ -60,6 +63,8 @@ struct BatchRecord: Codable, Sendable, Equatable {
     var source: BatchSource?
     /// Apple's render used for the output (`source` apple-render).
     var appleRender: String?
+    /// Why Apple's render was used (`source` apple-render).
+    var sourceReason: AppleRenderReason?
     /// Reading the file, parsing the edit and planning (the JPEG header is decoded here).
     var readMs: Double?
     /// Decoding, rendering and encoding: one streamed pass, the entropy decode interleaved with
@@ -74,7 +79,7 @@ struct BatchRecord: Codable, Sendable, Equatable {
     var totalMs: Double
 
     enum CodingKeys: String, CodingKey {
-        case input, output, status, error, reason, edit, editFile, chain, size, warnings, notReplayed, source, appleRender, readMs, digestMs, renderMs, decodeMs
+        case input, output, status, error, reason, edit, editFile, chain, size, warnings, notReplayed, source, appleRender, sourceReason, readMs, digestMs, renderMs, decodeMs
         case writeMs, totalMs
     }
 
@@ -98,6 +103,7 @@ struct BatchRecord: Codable, Sendable, Equatable {
         try container.encodeIfPresent(notReplayed, forKey: .notReplayed)
         try container.encodeIfPresent(source, forKey: .source)
         try container.encodeIfPresent(appleRender, forKey: .appleRender)
+        try container.encodeIfPresent(sourceReason, forKey: .sourceReason)
         try container.encodeIfPresent(readMs, forKey: .readMs)
         try container.encodeIfPresent(digestMs, forKey: .digestMs)
         try container.encodeIfPresent(renderMs, forKey: .renderMs)
@@ -115,6 +121,10 @@ struct BatchSummaryLine: Codable, Sendable, Equatable {
         var ignored: BatchIgnored?
         /// `--update` and `--prune` runs only (absent otherwise).
         var current, orphaned, pruned: Int?
+        /// Outputs written from Apple's renders, by why (`AppleRenderReason`); absent when none.
+        var fromAppleRenders: [String: Int]?
+        /// Library assets whose original is not on disk (each also a `missing` record); absent when none.
+        var missing: Int?
         var totalMs: Double
     }
     var summary: Summary

@@ -28,6 +28,25 @@ final class BatchRunner: Sendable {
     /// Every input of the whole batch (all shards): an output must never be one of them.
     let inputKeys: Set<BatchFiles.Key>
     private let outputLock = Mutex(())
+    /// Set by the first output that failed for a reason every later one would share (a full
+    /// disk, a read-only or failing file system): the run hands out no more photos.
+    private let stopReason = Mutex<FileError?>(nil)
+    var stopped: FileError? { stopReason.withLock { $0 } }
+
+    /// Whether `error` stops the whole run: an output that cannot be written because the disk is
+    /// full (ENOSPC), the file system read-only (EROFS) or failing (EIO). Matched on the system's
+    /// own words (strerror), which the writers put in their one-line problems.
+    static func stopsTheRun(_ error: FileError) -> Bool {
+        guard error.kind == .unwritable else { return false }
+        return [ENOSPC, EROFS, EIO, EDQUOT].contains { error.problem.contains(String(cString: strerror($0))) }
+    }
+
+    /// How many outputs came from Apple's renders, by why (the run's summary).
+    let appleRenderTally = Mutex<[AppleRenderReason: Int]>([:])
+    /// `--strict`: an edit with a step this version cannot replay fails its photo.
+    var strict: Bool { !renderer.colour.skipUnknownFilters }
+    /// The photo effects `--effect-lut` made exact: a replay with them is not approximate.
+    var exactEffects: Set<PhotoEffect> { Set(renderer.colour.effectCubes.keys) }
 
     init(renderer: Renderer, editSource: EditSource, planner: RenderPlanner, size: SizeRequest, format: ImageFormat,
          quality: Int, pngCompression: PNGCompression, metadata: MetadataOptions, xmpDir: String?, skipExisting: Bool, unedited: UneditedPolicy,
@@ -50,7 +69,7 @@ final class BatchRunner: Sendable {
         for _ in 0..<workers {
             group.enter()
             let thread = Thread {
-                while interruption?.isInterrupted != true, let index = queue.next() {
+                while interruption?.isInterrupted != true, self.stopped == nil, let index = queue.next() {
                     self.process(items[index], progress: progress)
                 }
                 group.leave()
@@ -65,8 +84,18 @@ final class BatchRunner: Sendable {
         let started = DispatchTime.now()
         var record = BatchRecord(input: item.input, output: item.output, status: .failed, totalMs: 0)
         do {
-            try render(item, into: &record)
+            if let file = item.file { try copyFile(item, file, into: &record) } else { try render(item, into: &record) }
         } catch {
+            if Self.stopsTheRun(error) {
+                let first = stopReason.withLock { stop in
+                    defer { if stop == nil { stop = error } }
+                    return stop == nil
+                }
+                if first {
+                    progress.message("adjust: stopped: \(BatchFiles.oneLine(error.description)); nothing more is written "
+                        + "(make room, then re-run the same command with --update)")
+                }
+            }
             record.status = .failed
             record.output = nil   // named only when written
             record.error = BatchFiles.oneLine(error)
@@ -88,7 +117,7 @@ final class BatchRunner: Sendable {
         case .noEdit: line = "no-edit \(item.input) -> \(output)"
         case .skipped: line = "skipped \(item.input) (\(output) exists)"
         case .current: line = "current \(item.input) -> \(output)"
-        case .failed, .orphaned, .pruned: line = "error: \(item.input): failed"
+        case .failed, .orphaned, .pruned, .missing: line = "error: \(item.input): failed"
         }
         progress.finished(record.status, input: item.input, line: line,
                           extra: (record.warnings ?? []).map { "adjust: " + $0 })
@@ -102,24 +131,38 @@ final class BatchRunner: Sendable {
         var warnings: [String] = []
         defer { record.warnings = warnings.isEmpty ? nil : warnings.map { BatchFiles.oneLine($0) } }
 
-        let photo: PhotoEdit, provenance: Provenance
+        var photo: PhotoEdit, provenance: Provenance
         do {
             (photo, provenance) = try read(item, output: output, into: &record, warnings: &warnings)
+        } catch where error.kind == .unsupported && (appleRenderPolicy == .never || item.appleRender == nil) && !strict {
+            // Nothing of the edit can be read as a replayable edit, and no render of Photos' shows
+            // it: the original, said, rather than nothing (--strict refuses).
+            warnings.append("warning: \(item.name): \(BatchFiles.oneLine(error.problem)); the original is written (--strict refuses)")
+            (photo, provenance) = try read(item, output: output, withoutEdit: true, into: &record, warnings: &warnings)
         } catch where error.kind == .unsupported && appleRenderPolicy != .never && item.appleRender != nil {
             // Another app's edit, or one this version cannot read: only Apple's render shows it.
-            warnings.append("note: \(item.input): \(BatchFiles.oneLine(error.description)); Apple's render is used")
-            try writeAppleRender(item, to: output, exists: outputExists, into: &record, warnings: &warnings)
+            warnings.append("note: \(item.input): \(BatchFiles.oneLine(error.problem)); Apple's render is used")
+            try writeAppleRender(item, to: output, exists: outputExists,
+                                 because: AppleRenderChoice(reason: .cannotReplay, detail: BatchFiles.oneLine(error.problem)),
+                                 into: &record, warnings: &warnings)
             return
         }
+        if photo.edit.origin != .none, photo.edit.chain.replaysNothing, !strict,
+           appleRenderPolicy == .never || item.appleRender == nil {
+            let names = photo.edit.chain.notReplayed.joined(separator: ", ")
+            warnings.append("warning: \(item.name): nothing of the edit can be replayed (\(names)); the original is written (--strict refuses)")
+            record.notReplayed = photo.edit.chain.notReplayed
+            (photo, provenance) = try read(item, output: output, withoutEdit: true, into: &record, warnings: &warnings)
+        }
         let hasEdit = photo.edit.origin != .none
-        if hasEdit, item.appleRender != nil, appleRenderPolicy == .prefer
-            || (appleRenderPolicy == .auto && !photo.edit.chain.notReplayed.isEmpty) {
+        // Decided when the outputs were named where the name depends on it (a HEIC render kept HEIC).
+        if hasEdit, item.appleRender != nil,
+           let choice = item.plannedAppleRender ?? appleRenderPolicy.choice(for: photo.edit.chain, exactEffects: exactEffects) {
             let notReplayed = photo.edit.chain.notReplayed
             record.notReplayed = notReplayed.isEmpty ? nil : notReplayed
-            warnings.append("note: \(item.input): " + (notReplayed.isEmpty ? "--apple-render prefer"
-                : "not replayed: \(notReplayed.joined(separator: ", "))") + "; Apple's render is used")
+            warnings.append("note: \(item.name): \(choice.detail); Apple's render is used")
             try writeAppleRender(item, to: output, exists: outputExists, originalDigest: provenance.originalDigest,
-                                 into: &record, warnings: &warnings)
+                                 because: choice, into: &record, warnings: &warnings)
             return
         }
         if !hasEdit, unedited == .skip {
@@ -136,8 +179,7 @@ final class BatchRunner: Sendable {
                 return
             }
         }
-        if !hasEdit, unedited == .copy,
-           UneditedPolicy.copyIsFaithful(photo, size: size, format: format, metadata: metadata) {
+        if !hasEdit, unedited == .copy, UneditedPolicy.copyIsFaithful(photo, to: output, size: size, metadata: metadata) {
             let clock = DispatchTime.now()
             try UneditedPolicy.copy(photo, to: output)
             try ProvenanceSidecar.write(provenance, forOutput: output)
@@ -153,7 +195,7 @@ final class BatchRunner: Sendable {
 
     /// The item's output path and whether a file is there; throws a failure found while
     /// collecting, and refuses an output that is one of the inputs.
-    private func checkedOutput(of item: BatchItem) throws(FileError) -> (path: String, exists: Bool) {
+    func checkedOutput(of item: BatchItem) throws(FileError) -> (path: String, exists: Bool) {
         if let failure = item.failure { throw failure }
         guard let output = item.output else {
             throw FileError(path: item.input, kind: .unwritable, problem: "no output path")
@@ -167,7 +209,8 @@ final class BatchRunner: Sendable {
 
     /// Hashes the original, reads it, finds and parses its edit, plans; fills the record's edit
     /// fields and timings. Returns the photo and the provenance its output records.
-    private func read(_ item: BatchItem, output: String, into record: inout BatchRecord,
+    /// `withoutEdit`: read as a photo without an edit (its edit cannot be replayed at all).
+    private func read(_ item: BatchItem, output: String, withoutEdit: Bool = false, into record: inout BatchRecord,
                       warnings: inout [String]) throws(FileError) -> (PhotoEdit, Provenance) {
         // Hashed before the photo is read: a change after this makes the recorded digest stale,
         // so a later --update renders again rather than keeping a stale output.
@@ -176,10 +219,10 @@ final class BatchRunner: Sendable {
         record.digestMs = Self.milliseconds(since: clock)
 
         clock = DispatchTime.now()
-        let xmpDirEdit = xmpDir.flatMap { editInXMPDir($0, relative: item.relative) }
-        let editFile = xmpDirEdit ?? item.layoutEdit
-        let photo = try PhotoEdit(imagePath: item.input, editPath: editFile, size: size, editSource: editSource,
-                                  planner: planner, renderer: renderer)
+        let xmpDirEdit = withoutEdit ? nil : xmpDir.flatMap { editInXMPDir($0, relative: item.relative) }
+        let editFile = withoutEdit ? nil : xmpDirEdit ?? item.layoutEdit
+        let photo = try PhotoEdit(imagePath: item.input, editPath: editFile, size: size,
+                                  editSource: withoutEdit ? EditSource.none : editSource, planner: planner, renderer: renderer)
         record.readMs = Self.milliseconds(since: clock)
         record.chain = photo.edit.chain.steps.map(\.filterName)
         (record.edit, record.editFile) = Self.describe(photo.edit.origin, fromXMPDir: xmpDirEdit != nil)
@@ -232,7 +275,9 @@ final class BatchRunner: Sendable {
         if let line = Diagnostics.notReplayedLine(photo.edit.chain, image: input) { warnings.append("warning: " + line) }
         record.notReplayed = notReplayed.isEmpty ? nil : notReplayed
         if !rendering.approximations.isEmpty {
-            warnings.append("note: \(input): approximate filters used: " + rendering.approximations.joined(separator: "; "))
+            // One short line: the steps' names (each approximation's description is in the chain's docs).
+            let names = rendering.approximations.map { $0.split(separator: " (", maxSplits: 1).first.map(String.init) ?? $0 }
+            warnings.append("note: \(input): approximate: " + names.joined(separator: ", "))
         }
 
         clock = DispatchTime.now()

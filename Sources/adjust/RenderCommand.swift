@@ -38,7 +38,7 @@ struct RenderCommand: ParsableCommand {
     var xmp: String?
 
     @Option(name: [.short, .long], help: ArgumentHelp(
-        "Output path, or an existing folder to write into (default: IN-stem-edited.jpg, or .png with --format png, in the current directory).",
+        "Output path, an existing folder to write into, or - for standard output (the whole image or nothing: JPEG unless --format png) (default: IN-stem-edited.jpg, or .png with --format png, in the current directory).",
         valueName: "OUT"))
     var output: String?
 
@@ -99,6 +99,7 @@ struct RenderCommand: ParsableCommand {
             let format = requested ?? .jpeg
             return (format, "\(stem)-edited.\(format.fileExtension)")
         }
+        if output == "-" { return (requested ?? .jpeg, output) }
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), isFolder.boolValue {
             let format = requested ?? .jpeg
@@ -117,7 +118,53 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (format, outputPath) = try outputFormatAndPath()
+        let (format, requestedPath) = try outputFormatAndPath()
+        // `-o -`: rendered to a private temporary file first, so that a failure writes nothing
+        // to standard output (the per-file contract: docs/spec/photos-library.md §6).
+        let toStandardOutput = requestedPath == "-"
+        var scratch: String?
+        defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
+        let outputPath: String
+        if toStandardOutput {
+            var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("adjust-render.XXXXXX").utf8CString)
+            guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+                throw Diagnostics.fail(FileError(path: NSTemporaryDirectory(), kind: .unwritable,
+                                                 problem: "cannot make a temporary folder: \(String(cString: strerror(errno)))"))
+            }
+            scratch = String(cString: made)
+            outputPath = scratch! + "/out." + format.fileExtension
+        } else {
+            outputPath = requestedPath
+        }
+        try renderOutput(format: format, to: outputPath)
+        if toStandardOutput {
+            do { try Self.copyToStandardOutput(outputPath) } catch { throw Diagnostics.fail(error) }
+        }
+    }
+
+    /// Streams the finished file at `path` to standard output.
+    private static func copyToStandardOutput(_ path: String) throws(FileError) {
+        let input = open(path, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw FileError(path: path, kind: .unreadable, problem: String(cString: strerror(errno))) }
+        defer { close(input) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return }
+            var offset = 0
+            while offset < count {
+                let written = buffer.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + offset, count - offset) }
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else {
+                    throw FileError(path: "standard output", kind: .unwritable, problem: "cannot write: \(String(cString: strerror(errno)))")
+                }
+                offset += written
+            }
+        }
+    }
+
+    private func renderOutput(format: ImageFormat, to outputPath: String) throws {
         do {
             if FileIdentity.same(input, outputPath) {
                 throw FileError(path: outputPath, kind: .unwritable, problem: "refusing to overwrite the input image")
@@ -149,7 +196,7 @@ struct RenderCommand: ParsableCommand {
             throw FileError(path: input, kind: .unreadable, problem: "no edit found (its own XMP, \(Self.sidecarNames(input))); "
                 + "nothing written: --edit FILE names the edit, --unedited copy|render writes the photo anyway")
         }
-        if unedited.policy == .copy, UneditedPolicy.copyIsFaithful(photo, size: size.request, format: format, metadata: metadata.options) {
+        if unedited.policy == .copy, UneditedPolicy.copyIsFaithful(photo, to: outputPath, size: size.request, metadata: metadata.options) {
             try UneditedPolicy.copy(photo, to: outputPath)
             Diagnostics.note("\(input): no edit found; copied unchanged")
             return

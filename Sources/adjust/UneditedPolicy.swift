@@ -1,4 +1,5 @@
 import AdjustKit
+import Foundation
 import ArgumentParser
 
 /// What to write for a photo without an edit (`--unedited`).
@@ -17,13 +18,16 @@ enum UneditedPolicy: String, ExpressibleByArgument, CaseIterable, Sendable {
         var policy: UneditedPolicy { self == .copy ? .copy : .render }
     }
 
-    /// True when writing the photo unchanged gives exactly what was asked for: no resize, the
-    /// same format as the original, and its metadata kept whole.
-    static func copyIsFaithful(_ photo: PhotoEdit, size: SizeRequest, format: ImageFormat,
-                               metadata: MetadataOptions) -> Bool {
+    /// True when writing the photo unchanged to `output` gives exactly what was asked for: no
+    /// resize, its metadata kept whole, and `output` named for the photo's own format (a JPEG to
+    /// `.jpg`, a HEIC to `.heic` where a batch kept the format: `BatchCollection.keepOwnFormats`).
+    static func copyIsFaithful(_ photo: PhotoEdit, to output: String, size: SizeRequest, metadata: MetadataOptions) -> Bool {
         guard case .full = size, !metadata.stripAll, !metadata.stripGPS else { return false }
-        guard case .jpeg = photo.original else { return false }   // outputs are JPEG or PNG; a HEIC is converted
-        return format == .jpeg
+        let ext = (output as NSString).pathExtension.lowercased()
+        switch photo.original {
+        case .jpeg: return ext == "jpg" || ext == "jpeg"
+        case .heic: return ext == "heic" || ext == "heif"
+        }
     }
 
     /// The original's bytes, written atomically to `path`.

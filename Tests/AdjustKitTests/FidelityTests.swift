@@ -36,15 +36,19 @@ final class FidelityTests: XCTestCase {
     // MARK: Layout discovery
 
     func testFindsThePhotosLibraryLayout() throws {
-        let found = PhotoDiscovery.find(in: [TestFixtures.path("Fixtures/photos-library")])
+        let found = PhotoDiscovery.find(in: [library])
         XCTAssertTrue(found.allSatisfy { $0.layout == .photosLibrary }, "\(found)")
         let originals = found.compactMap(\.original).map { ($0 as NSString).lastPathComponent }
-        XCTAssertEqual(originals, [
+        XCTAssertEqual(originals.sorted(), [
             "1EB2B765-0765-43BA-A90C-0D0580E6172C.jpeg", "6191423D-8DB8-4D4C-92BE-9BBBA308AAC4.jpeg",
-            "6FD38366-3BF2-407D-81FE-7153EB6125B6.jpeg", "7783E8E6-9CAC-40F3-BE22-81FB7051C266.heic",
+            "7783E8E6-9CAC-40F3-BE22-81FB7051C266.heic",
             "D1D4040D-D141-44E8-93EA-E403D9F63E07.jpeg", "D79B8D77-BFFC-460B-9312-034F2877D35B.jpeg",
             "DC99FBDD-7A52-4100-A5BB-344131646C30.jpeg", "E9BC5C36-7CD1-40A1-A72B-8B8FAC227D51.jpeg",
-        ], "every photo of originals/ once, no video, no render or derivative")
+        ], "every photo of originals/ once, no video, no render or derivative, not the trashed 6FD38366")
+        XCTAssertEqual(Set(originals).count, originals.count)
+        // Named as the user knows them (the database's original file names), not by UUID.
+        XCTAssertEqual(found.first { $0.original?.hasSuffix("7783E8E6-9CAC-40F3-BE22-81FB7051C266.heic") == true }?.relativePath,
+                       "IMG_3092.heic")
         let crop = try XCTUnwrap(found.first { $0.original?.hasSuffix("E9BC5C36-7CD1-40A1-A72B-8B8FAC227D51.jpeg") == true })
         XCTAssertEqual(crop.edit, library + "/resources/renders/E/E9BC5C36-7CD1-40A1-A72B-8B8FAC227D51.plist")
         XCTAssertEqual(crop.appleRender, library + "/resources/renders/E/E9BC5C36-7CD1-40A1-A72B-8B8FAC227D51_1_201_a.jpeg")
@@ -56,7 +60,7 @@ final class FidelityTests: XCTestCase {
         XCTAssertNil(orphan.original)
         XCTAssertEqual(orphan.edit, library + "/resources/renders/1/1793FAAB-DE75-4E25-886C-2BD66C780D6A.plist")
         XCTAssertEqual(orphan.appleRender, library + "/resources/renders/1/1793FAAB-DE75-4E25-886C-2BD66C780D6A_1_201_a.jpeg")
-        XCTAssertEqual(found.count, 9)
+        XCTAssertEqual(found.count, 8)
 
         // A library photo named directly, or a folder inside the library, pairs the same way.
         let direct = PhotoDiscovery.photo(forOriginal: crop.original!)
@@ -195,13 +199,22 @@ final class FidelityTests: XCTestCase {
     func testJSONFieldsOnThePhotosLibrary() throws {
         let run = try fidelity([library, "--json"])
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertEqual(run.stderr, "adjust: 9 photos: 4 compared, 0 without Apple's render, 3 without an edit, "
+        XCTAssertEqual(run.stderr, "adjust: 8 photos: 4 compared, 0 without Apple's render, 2 without an edit, "
                        + "1 without the original, 1 in another format, 0 failed\n")
         let (photos, summary) = try records(run)
-        XCTAssertEqual(photos.map { $0["status"] as? String },
-                       ["no-edit", "ok", "no-edit", "ok", "ok", "no-edit", "other-format", "ok", "no-original"])
+        // Keyed by the UUID's first 8 digits (the original's, else the edit's); the trashed 6FD38366 left out.
+        var byUUID: [String: [String: Any]] = [:]
+        for photo in photos {
+            let file = (photo["original"] as? String) ?? (photo["edit"] as? String) ?? ""
+            byUUID[String((file as NSString).lastPathComponent.prefix(8))] = photo
+        }
+        XCTAssertEqual(byUUID.mapValues { $0["status"] as? String }, [
+            "1EB2B765": "no-edit", "D79B8D77": "no-edit", "6191423D": "ok", "7783E8E6": "ok", "D1D4040D": "ok",
+            "E9BC5C36": "ok", "DC99FBDD": "other-format", "1793FAAB": "no-original",
+        ])
+        XCTAssertEqual(photos.last?["status"] as? String, "no-original", "the edit without its original last")
         XCTAssertTrue(photos.allSatisfy { $0["layout"] as? String == "photos-library" })
-        let crop = photos[7]
+        let crop = try XCTUnwrap(byUUID["E9BC5C36"])
         XCTAssertEqual(crop["adjustments"] as? [String], ["Crop"])
         XCTAssertEqual(crop["notReplayed"] as? [String], [])
         XCTAssertEqual((crop["size"] as? [String: Any])?["match"] as? Bool, true)
@@ -209,11 +222,11 @@ final class FidelityTests: XCTestCase {
         XCTAssertGreaterThan(try XCTUnwrap(number(crop["psnr"])), 40, "a crop alone, compared in sRGB")
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(number(crop["ncc"])), 0.999)
         XCTAssertEqual(crop["uneditedSize"] as? [Int], [1526, 1325])
-        let heic = photos[3]
+        let heic = try XCTUnwrap(byUUID["7783E8E6"])
         XCTAssertEqual(heic["adjustments"] as? [String], ["SmartTone"])
         XCTAssertEqual(try XCTUnwrap(number(heic["gain"])),
                        try XCTUnwrap(number(heic["psnr"])) - XCTUnwrap(number(heic["uneditedPSNR"])), accuracy: 0.001)
-        XCTAssertEqual((photos[6]["note"] as? String)?.contains("com.apple.Photos.externalEdit"), true, "\(photos[6])")
+        XCTAssertEqual((byUUID["DC99FBDD"]?["note"] as? String)?.contains("com.apple.Photos.externalEdit"), true, "\(photos)")
 
         XCTAssertEqual(summary["compared"] as? Int, 4)
         XCTAssertEqual(summary["otherFormat"] as? Int, 1)

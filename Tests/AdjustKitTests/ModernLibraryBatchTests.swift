@@ -33,8 +33,10 @@ final class ModernLibraryBatchTests: XCTestCase {
         XCTAssertEqual(byName["IMG_0002.HEIC"]?["status"] as? String, "no-edit")
         XCTAssertEqual(byName["IMG_0002.HEIC"]?["size"] as? [Int], [1440, 960])
         XCTAssertNil(byName["IMG_E0001.JPG"])
-        let written = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
-        XCTAssertEqual(written, ["IMG_0001.jpg", "IMG_0002.jpg"])
+        let written = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { !$0.hasPrefix(".") }.sorted()
+        XCTAssertEqual(written, ["IMG_0001.jpg", "IMG_0002.heic"], "an unedited HEIC, nothing asked: kept HEIC (issue 29)")
+        XCTAssertEqual(try TestFixtures.bytes(out.appendingPathComponent("IMG_0002.heic").path),
+                       try TestFixtures.bytes(photos.appendingPathComponent("IMG_0002.HEIC").path))
         XCTAssertTrue(run.stderr.contains("2 files: 1 ok, 1 without edits, 0 skipped, 0 failed"), run.stderr)
     }
 }

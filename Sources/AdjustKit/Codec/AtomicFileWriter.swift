@@ -64,6 +64,38 @@ package enum AtomicFileWriter {
         try file.commit(to: path)
     }
 
+    /// Copies the file at `source` to `path` whole or not at all, 1 MiB at a time (a video may be
+    /// gigabytes: never held whole). `source` failing to read is said as "cannot read SOURCE: …".
+    package static func copy(from source: String, to path: String) throws(OutputError) {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw OutputError(description: "cannot read \(source): \(reason())") }
+        defer { close(input) }
+        let file = try TemporaryFile(beside: path)
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            if count < 0 {
+                let why = reason()
+                file.abandon()
+                throw OutputError(description: "cannot read \(source): \(why)")
+            }
+            if count == 0 { break }
+            var offset = 0
+            while offset < count {
+                let written = buffer.withUnsafeBytes { Glibc.write(file.fd, $0.baseAddress! + offset, count - offset) }
+                if written < 0, errno == EINTR { continue }
+                if written < 0 {
+                    let why = reason()
+                    file.abandon()
+                    throw OutputError(description: "cannot write: \(why)")
+                }
+                offset += written
+            }
+        }
+        try file.commit(to: path)
+    }
+
     /// The temporary file beside a target, open until committed or abandoned.
     private struct TemporaryFile {
         let fd: Int32

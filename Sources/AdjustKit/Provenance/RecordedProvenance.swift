@@ -46,6 +46,10 @@ extension Provenance {
         } else if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
             guard Array(tail[4..<8]) == Array("IEND".utf8) else { return .incomplete }
             packet = PNGXMPChunk.packet(in: head)
+        } else if let sidecar = ProvenanceSidecar.recorded(forOutput: path) {
+            // A HEIC, a video or another picture is only ever a byte copy, written to a temporary
+            // file and renamed into place whole (`AtomicFileWriter`): its record is beside it.
+            return .recorded(sidecar)
         } else {
             return .incomplete
         }

@@ -163,10 +163,7 @@ package struct EditSource: Sendable {
                 embeddedWarnings += packet.warnings.map { "embedded XMP: \($0)" }
             }
         }
-        // The photo's path as given, extension removed: a sidecar is named as the photo was
-        // (relative stays relative), so that records and messages name both alike.
-        let stem = (imagePath as NSString).deletingPathExtension
-        for sidecar in [stem + ".xmp", stem + ".XMP"] where FileManager.default.fileExists(atPath: sidecar) {
+        for sidecar in XMPSidecarLayout.candidates(forImage: imagePath) where FileManager.default.fileExists(atPath: sidecar) {
             let loaded = try load(editFile: sidecar)
             return LoadedEdit(chain: loaded.chain, origin: .sidecar(sidecar), warnings: loaded.warnings)
         }
@@ -195,11 +192,8 @@ package struct EditSource: Sendable {
     }
 
     static func aaeSidecar(forImage imagePath: String, folderNames: FolderNameIndex) -> String? {
-        let url = URL(fileURLWithPath: imagePath)
-        let folder = url.deletingLastPathComponent(), stem = url.deletingPathExtension().lastPathComponent
-        var wanted = [stem.lowercased() + ".aae"]
-        if stem.uppercased().hasPrefix("IMG_") { wanted.append("img_o" + stem.dropFirst(4).lowercased() + ".aae") }
-        for candidate in wanted {
+        let folder = URL(fileURLWithPath: imagePath).deletingLastPathComponent()
+        for candidate in DCIMLayout.editCandidates(forPhotoNamed: imagePath) {
             if let name = folderNames.aaeName(matching: candidate, in: folder.path) {
                 let given = (imagePath as NSString).deletingLastPathComponent
                 return given.isEmpty ? name : (given as NSString).appendingPathComponent(name)

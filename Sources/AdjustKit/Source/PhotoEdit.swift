@@ -28,7 +28,8 @@ public struct PhotoEdit: Sendable {
     /// renderer.
     /// - Parameters:
     ///   - editPath: an explicit edit file (XMP, AAE, metadata dump or JPEG); nil to look for one:
-    ///     the photo's own XMP, then a sidecar beside it (`IMG_0001.xmp`, `IMG_0001.AAE`, …).
+    ///     where a Photos library or an iPhone backup keeps it for an original inside one, else the
+    ///     photo's own XMP, then a sidecar beside it (`IMG_0001.xmp`, `IMG_0001.AAE`, …).
     ///   - size: full size, a DCT scale, or a longest-side limit.
     /// - Throws: `FileError` naming the photo or the edit file and the problem.
     public init(imagePath: String, editPath: String? = nil, size: SizeRequest = .full) throws(FileError) {
@@ -65,6 +66,9 @@ public struct PhotoEdit: Sendable {
         let edit: LoadedEdit
         if let editPath {
             edit = try editSource.load(editFile: editPath)
+        } else if editSource.searches, let layoutEdit = PhotoWalker.layoutEdit(ofOriginal: imagePath) {
+            // A library's or backup's original: its edit is where the layout keeps it, not beside it.
+            edit = try editSource.load(editFile: layoutEdit)
         } else {
             edit = try editSource.find(forImage: imagePath, jpeg: original.metadataJPEG)
         }

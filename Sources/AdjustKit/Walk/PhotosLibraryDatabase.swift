@@ -34,7 +34,8 @@ package struct PhotosLibraryAsset: Sendable, Equatable {
     package var fileName: String?
     /// `ZADDITIONALASSETATTRIBUTES.ZORIGINALFILENAME`: the name the file had when it was imported.
     package var originalFileName: String?
-    /// `ZHASADJUSTMENTS` is non-zero: Photos holds an edit of it.
+    /// `ZHASADJUSTMENTS` (Photos 5–9) or `ZADJUSTMENTSSTATE` (Photos 10+) is non-zero: Photos
+    /// holds an edit of it.
     package var hasAdjustments: Bool
     /// `ZTRASHEDSTATE` is non-zero: it is in Photos' "Recently Deleted".
     package var isTrashed: Bool
@@ -271,8 +272,11 @@ enum PhotosSQLiteReader {
                 ? try connection.columns(of: "ZADDITIONALASSETATTRIBUTES") : []
             let joined = attributes.contains("ZASSET") && attributes.contains("ZORIGINALFILENAME")
             func column(_ name: String) -> String { assetColumns.contains(name) ? "a.\(name)" : "NULL" }
+            // Photos 10 (macOS 15) replaced ZHASADJUSTMENTS by ZADJUSTMENTSSTATE (0: none, 2: edited
+            // with a render, 3: a slow-motion video's plist only): docs/spec/photos-library.md §1.
+            let adjusted = assetColumns.contains("ZHASADJUSTMENTS") ? "a.ZHASADJUSTMENTS" : column("ZADJUSTMENTSSTATE")
             let select = [column("Z_PK"), column("ZUUID"), column("ZDIRECTORY"), column("ZFILENAME"),
-                          joined ? "b.ZORIGINALFILENAME" : "NULL", column("ZHASADJUSTMENTS"), column("ZTRASHEDSTATE"),
+                          joined ? "b.ZORIGINALFILENAME" : "NULL", adjusted, column("ZTRASHEDSTATE"),
                           column("ZKIND"), column("ZADDEDDATE"), column("ZSAVEDASSETTYPE")].joined(separator: ", ")
             let from = joined ? "\(table) a LEFT JOIN ZADDITIONALASSETATTRIBUTES b ON b.ZASSET = a.Z_PK" : "\(table) a"
             // The LEFT JOIN could repeat an asset with two attribute rows: the first row is kept.
