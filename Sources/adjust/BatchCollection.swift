@@ -20,10 +20,11 @@ struct BatchIgnored: Codable, Sendable, Equatable {
 
     var total: Int { videos + edits + appleRenders + trashed + editsWithoutOriginal + other }
 
-    /// "12 videos, 40 edits, 38 Apple renders ignored", or nil when nothing was.
+    /// "12 videos, 38 Apple renders ignored", or nil when nothing was. Edit files are read with
+    /// their photos, not ignored: counted in the JSON only.
     var sentence: String? {
         let parts: [(Int, String, String)] = [
-            (videos, "video", "videos"), (edits, "edit file", "edit files"), (appleRenders, "Apple render", "Apple renders"),
+            (videos, "video", "videos"), (appleRenders, "Apple render", "Apple renders"),
             (trashed, "photo in the trash", "photos in the trash"),
             (editsWithoutOriginal, "edit without its original", "edits without their original"),
             (other, "other file", "other files"),

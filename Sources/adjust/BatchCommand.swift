@@ -271,10 +271,22 @@ struct BatchCommand: ParsableCommand {
     /// The summary line(s) on standard error, and the summary object with --json.
     private func summarize(_ counts: BatchProgress.Counts, ignored: BatchIgnored, missingCount: Int, orphans: [BatchRecord], workers: Int,
                            job: BatchRunner, progress: BatchProgress, started: DispatchTime) {
-        let noun = counts.done == 1 ? "file" : "files"
-        let current = update ? "\(counts.current) current, " : ""
-        progress.message("adjust: \(counts.done) \(noun): \(counts.ok) ok, \(counts.noEdit) without edits, "
-            + "\(current)\(counts.skipped) skipped, \(counts.failed) failed" + (ignored.sentence.map { "; \($0)" } ?? ""))
+        // The same in plain words: what was made from what, and what is not on disk.
+        let made = job.madeFrom.withLock { $0 }
+        func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
+        var plain: [String] = []
+        let replayed = made[.replay] ?? 0, rendered = made[.appleRender] ?? 0
+        if replayed + rendered > 0 {
+            plain.append("replayed \(count(replayed, "edit", "edits")) and used \(rendered) of Photos' renders")
+        }
+        let copies = [(made[.photoCopy] ?? 0, "photo", "photos"), (made[.videoCopy] ?? 0, "video", "videos"),
+                      (made[.otherCopy] ?? 0, "other picture", "other pictures")].filter { $0.0 > 0 }
+        if !copies.isEmpty { plain.append("copied " + copies.map { count($0.0, $0.1, $0.2) }.joined(separator: " and ")) }
+        if missingCount > 0 {
+            plain.append("\(count(missingCount, "asset has", "assets have")) no original on disk (named above"
+                + (json ? " and in the missing records)" : "; --json lists them)"))
+        }
+        if !plain.isEmpty { progress.message("adjust: " + plain.joined(separator: "; ")) }
         let tally = job.appleRenderTally.withLock { $0 }
         let fromRenders = tally.values.reduce(0, +)
         if fromRenders > 0 {
@@ -282,6 +294,11 @@ struct BatchCommand: ParsableCommand {
             progress.message("adjust: \(fromRenders) photo\(fromRenders == 1 ? "" : "s") from Apple's renders: "
                 + why.joined(separator: ", "))
         }
+        // The counts last: the line scripts read.
+        let noun = counts.done == 1 ? "file" : "files"
+        let current = update ? "\(counts.current) current, " : ""
+        progress.message("adjust: \(counts.done) \(noun): \(counts.ok) ok, \(counts.noEdit) without edits, "
+            + "\(current)\(counts.skipped) skipped, \(counts.failed) failed" + (ignored.sentence.map { "; \($0)" } ?? ""))
         let orphaned = orphans.count { $0.status == .orphaned }, pruned = orphans.count { $0.status == .pruned }
         if !orphans.isEmpty {
             progress.message("adjust: \(orphans.count) output\(orphans.count == 1 ? "" : "s") whose original is gone: "

@@ -54,13 +54,21 @@ enum BatchFiles {
         }
     }
 
-    /// Why `out` cannot be the output folder of `inputs` — it is an input folder or inside one,
-    /// so its outputs would be inputs of the next run — or nil.
+    /// Why `out` cannot be the output folder of `inputs` — it is an input folder or inside one, or
+    /// the folder of an input file, so its outputs would be inputs of the next run — or nil.
     static func outputFolderProblem(_ inputs: [String], out: String) -> String? {
         let outPath = absolute(out)
         for input in inputs {
             var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: input, isDirectory: &isFolder), isFolder.boolValue else { continue }
+            guard FileManager.default.fileExists(atPath: input, isDirectory: &isFolder) else { continue }
+            if !isFolder.boolValue {
+                // A file named (a shell glob, `batch *.JPG --out .`): outputs beside their inputs
+                // would be taken for originals by the next run.
+                let folder = (absolute(input) as NSString).deletingLastPathComponent
+                guard outPath == folder else { continue }
+                return "--out \(out) is the folder of the input \(input); choose a folder outside it, "
+                    + "e.g. --out \((folder as NSString).lastPathComponent)-edited"
+            }
             let inputPath = absolute(input)
             guard outPath == inputPath || outPath.hasPrefix(inputPath == "/" ? "/" : inputPath + "/") else { continue }
             let place = outPath == inputPath ? "is the input folder \(input)" : "is inside the input folder \(input)"

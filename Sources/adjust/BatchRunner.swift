@@ -41,6 +41,10 @@ final class BatchRunner: Sendable {
         return [ENOSPC, EROFS, EIO, EDQUOT].contains { error.problem.contains(String(cString: strerror($0))) }
     }
 
+    /// What each written output was made from, for the summary in plain words.
+    let madeFrom = Mutex<[MadeFrom: Int]>([:])
+    enum MadeFrom: Hashable { case replay, appleRender, photoCopy, videoCopy, otherCopy }
+
     /// How many outputs came from Apple's renders, by why (the run's summary).
     let appleRenderTally = Mutex<[AppleRenderReason: Int]>([:])
     /// `--strict`: an edit with a step this version cannot replay fails its photo.
@@ -109,14 +113,26 @@ final class BatchRunner: Sendable {
             return
         }
         record.totalMs = Self.milliseconds(since: started)
+        if record.status == .ok || record.status == .noEdit {
+            let made: MadeFrom = switch (record.source, item.file?.kind) {
+            case (.appleRender?, _): .appleRender
+            case (_, .video?), (_, .motion?): .videoCopy
+            case (_, .otherPicture?): .otherCopy
+            case (.replay?, nil): .replay
+            default: .photoCopy
+            }
+            madeFrom.withLock { $0[made, default: 0] += 1 }
+        }
 
         let output = item.output ?? ""
         let line: String
+        // The photo as the user knows it (a library's original file name), else its path.
+        let input = item.name
         switch record.status {
-        case .ok: line = "ok \(item.input) -> \(output)"
-        case .noEdit: line = "no-edit \(item.input) -> \(output)"
-        case .skipped: line = "skipped \(item.input) (\(output) exists)"
-        case .current: line = "current \(item.input) -> \(output)"
+        case .ok: line = "ok \(input) -> \(output)"
+        case .noEdit: line = "no-edit \(input) -> \(output)"
+        case .skipped: line = record.reason == "output exists" ? "skipped \(input) (\(output) exists)" : "skipped \(input): \(record.reason ?? "skipped")"
+        case .current: line = "current \(input) -> \(output)"
         case .failed, .orphaned, .pruned, .missing: line = "error: \(item.input): failed"
         }
         progress.finished(record.status, input: item.input, line: line,
@@ -134,14 +150,15 @@ final class BatchRunner: Sendable {
         var photo: PhotoEdit, provenance: Provenance
         do {
             (photo, provenance) = try read(item, output: output, into: &record, warnings: &warnings)
-        } catch where error.kind == .unsupported && (appleRenderPolicy == .never || item.appleRender == nil) && !strict {
-            // Nothing of the edit can be read as a replayable edit, and no render of Photos' shows
-            // it: the original, said, rather than nothing (--strict refuses).
+        } catch where (error.kind == .unsupported || (error.kind == .invalidContent && error.path != item.input))
+                    && (appleRenderPolicy == .never || item.appleRender == nil) && !strict {
+            // Another app's edit, an edit this version cannot replay at all, or a broken edit file,
+            // and no render of Photos' shows it: the original, said, rather than nothing (--strict refuses).
             warnings.append("warning: \(item.name): \(BatchFiles.oneLine(error.problem)); the original is written (--strict refuses)")
             (photo, provenance) = try read(item, output: output, withoutEdit: true, into: &record, warnings: &warnings)
         } catch where error.kind == .unsupported && appleRenderPolicy != .never && item.appleRender != nil {
             // Another app's edit, or one this version cannot read: only Apple's render shows it.
-            warnings.append("note: \(item.input): \(BatchFiles.oneLine(error.problem)); Apple's render is used")
+            warnings.append("note: \(item.name): \(BatchFiles.oneLine(error.problem)); Apple's render is used")
             try writeAppleRender(item, to: output, exists: outputExists,
                                  because: AppleRenderChoice(reason: .cannotReplay, detail: BatchFiles.oneLine(error.problem)),
                                  into: &record, warnings: &warnings)

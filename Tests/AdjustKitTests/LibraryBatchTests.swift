@@ -204,3 +204,79 @@ enum PhotoLayoutTestHelpers {
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 }
+
+/// Issue 29 scope 5 and 6: a run that says what happened, in the user's names; `render -o -`.
+final class BatchSaysWhatHappenedTests: XCTestCase {
+    private var scratch: URL!
+    private static let library = TestFixtures.path("Fixtures/photos-library/Test-10.15.7.photoslibrary")
+
+    override func setUpWithError() throws { scratch = try ScratchFolder.make("says") }
+    override func tearDownWithError() throws { ScratchFolder.remove(scratch) }
+    private func path(_ name: String) -> String { scratch.appendingPathComponent(name).path }
+
+    func testMessagesUseTheUsersNamesAndEndWithASummaryInPlainWords() throws {
+        let run = try BinaryRun.run(BatchTests.binary, ["batch", Self.library, "--out", path("out")])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.contains("adjust: ok Tulips.jpg -> \(path("out"))/Tulips.jpg"), run.stderr)
+        XCTAssertFalse(lines.contains { $0.hasPrefix("adjust: ok ") && $0.contains("6191423D") }, "no UUID where a name is known")
+        // The missing assets of the trimmed fixture, counted with Python's own query would be
+        // LibraryBatchTests' job; here: the plain-words line names what was made from what.
+        XCTAssertTrue(lines.contains { $0.hasPrefix("adjust: replayed 1 edit and used 4 of Photos' renders; copied 2 photos and 1 video; ")
+            && $0.contains("assets have no original on disk") }, run.stderr)
+        XCTAssertTrue(lines.last?.hasPrefix("adjust: 8 files: ") == true, "the counts last: \(run.stderr)")
+        for line in lines where line.hasPrefix("adjust: note: ") && !line.contains("no original on disk") && !line.contains("are named") {
+            XCTAssertLessThan(line.count, 200, "a note is one short line: \(line)")
+        }
+    }
+
+    func testQuietSaysOnlyWarningsFailuresAndTheSummary() throws {
+        let run = try BinaryRun.run(BatchTests.binary, ["batch", Self.library, "--out", path("q"), "--quiet"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let lines = run.stderr.split(separator: "\n")
+        XCTAssertFalse(lines.contains { $0.hasPrefix("adjust: ok ") || $0.hasPrefix("adjust: no-edit ") || $0.hasPrefix("adjust: note:") },
+                       run.stderr)
+        XCTAssertTrue(lines.last?.hasPrefix("adjust: 8 files: ") == true, run.stderr)
+    }
+
+    func testOutputBesideNamedInputsIsRefusedAndUneditedSkipSaysWhy() throws {
+        let folder = path("photos")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: TestFixtures.image("Landscape_1.jpg"), toPath: folder + "/IMG_0001.JPG")
+        let glob = try BinaryRun.run(BatchTests.binary, ["batch", "IMG_0001.JPG", "--out", "."], in: URL(fileURLWithPath: folder))
+        XCTAssertEqual(glob.status, 64, glob.stderr)
+        XCTAssertTrue(glob.stderr.contains("--out . is the folder of the input IMG_0001.JPG"), glob.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), ["IMG_0001.JPG"], "nothing written")
+
+        let skip = try BinaryRun.run(BatchTests.binary, ["batch", folder, "--out", path("s"), "--unedited", "skip"])
+        XCTAssertEqual(skip.status, 0, skip.stderr)
+        XCTAssertTrue(skip.stderr.contains("adjust: skipped \(folder)/IMG_0001.JPG: no edit (--unedited skip)"), skip.stderr)
+        XCTAssertFalse(skip.stderr.contains("exists)"), "the output does not exist: \(skip.stderr)")
+    }
+
+    func testABrokenEditWithoutARenderGivesTheOriginalWithAWarning() throws {
+        let folder = path("broken")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: TestFixtures.image("Landscape_1.jpg"), toPath: folder + "/IMG_0001.JPG")
+        try Data("not a property list".utf8).write(to: URL(fileURLWithPath: folder + "/IMG_0001.AAE"))
+        let run = try BinaryRun.run(BatchTests.binary, ["batch", folder, "--out", path("b")])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("the original is written (--strict refuses)"), run.stderr)
+        XCTAssertEqual(try TestFixtures.bytes(path("b/IMG_0001.jpg")), try TestFixtures.bytes(folder + "/IMG_0001.JPG"))
+    }
+
+    /// `render -o -`: the image on standard output, the same bytes as `-o FILE`; a failure writes
+    /// nothing there and one line on standard error.
+    func testRenderToStandardOutput() throws {
+        let photo = TestFixtures.image("iphone4s-2592x1936.jpg"), edit = TestFixtures.xmp("ios5-crop.xmp")
+        let file = try BinaryRun.run(BatchTests.binary, ["render", photo, "--xmp", edit, "-o", path("a.jpg")])
+        XCTAssertEqual(file.status, 0, file.stderr)
+        let piped = try BinaryRun.run(BatchTests.binary, ["render", photo, "--xmp", edit, "-o", "-"])
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        XCTAssertEqual([UInt8](piped.output), try TestFixtures.bytes(path("a.jpg")))
+        let failed = try BinaryRun.run(BatchTests.binary, ["render", path("nowhere.jpg"), "-o", "-"])
+        XCTAssertNotEqual(failed.status, 0)
+        XCTAssertTrue(failed.output.isEmpty, "nothing on standard output")
+        XCTAssertEqual(failed.stderr.split(separator: "\n").count, 1, failed.stderr)
+    }
+}
