@@ -96,9 +96,6 @@ struct FidelityCommand: ParsableCommand {
         "Photos checked at once (default 1: each render already uses every core).", valueName: "N"))
     var jobs: Int = 1
 
-    @Flag(name: .long, help: "Exit 65 when any photo is worse than the unedited photo (a negative gain).")
-    var strict = false
-
     @OptionGroup var colour: ColourOptionGroup
 
 
@@ -173,7 +170,9 @@ struct FidelityCommand: ParsableCommand {
         }
         if let htmlFailure { throw htmlFailure }
         if counts[.failed, default: 0] > 0 { throw ExitCode(65) }
-        if strict, summary.worse > 0 { throw ExitCode(65) }
+        // The colour group's --strict: here, where what cannot be replayed is always left out, it
+        // makes a photo worse than unedited a failure.
+        if colour.strict, summary.worse > 0 { throw ExitCode(65) }
     }
 
     /// Fails with exit 73 before any work when the page's folder is missing or not writable, or
