@@ -3,7 +3,7 @@ import ArgumentParser
 import Foundation
 
 /// `--working-space`, `--effect-lut`, `--strict` and its old opposite `--skip-unsupported`, shared
-/// by `render`, `inspect`, `batch` and `fidelity`.
+/// by `render`, `inspect`, `batch` and `fidelity` (where `--strict` fails a photo worse than unedited).
 struct ColourOptionGroup: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "Where colour filters compute: linear (default; what Photos did) or srgb (the encoded values).",
@@ -18,7 +18,8 @@ struct ColourOptionGroup: ParsableArguments {
     @Flag(name: .long, help: """
         Refuse (exit 69) an edit with a step this version cannot replay (an aas:Filters name it does \
         not know, an unsupported or unreadable modern Photos adjustment). Without it such steps are \
-        left out and named in one warning line ("not replayed: …").
+        left out and named in one warning line ("not replayed: …"). In fidelity, which always leaves \
+        them out: exit 65 when any photo is worse than the unedited photo.
         """)
     var strict = false
 

@@ -43,20 +43,24 @@ struct FidelityCommand: ParsableCommand {
         original (no-original) or another app's edit that only Apple's render holds \
         (other-format, e.g. com.apple.Photos.externalEdit) are reported and skipped.
 
+        A compared photo whose gain is negative has the status "worse" instead of "ok": adjust's \
+        colour steps took it further from Apple's render than leaving the colours alone.
+
         Output: per photo a line (then its adjustments, unknowns, what was not replayed and what \
-        is approximate), then "summary" with the photos compared, mean PSNR, mean unedited PSNR, \
-        mean gain and minimum NCC (means over compared photos with a finite figure). With --json \
+        is approximate), then "summary" with the photos compared, how many are worse, mean PSNR, \
+        mean unedited PSNR, mean gain and minimum NCC (means over compared photos with a finite \
+        figure). With --json \
         one JSON object per photo, in the order found: {"original", "edit", "appleRender", \
-        "layout" (photos-library, iphone, adjustments-folder, sidecar), "status" (ok, no-render, \
-        no-edit, no-original, other-format, failed), "adjustments" [identifiers, and \
+        "layout" (photos-library, iphone, adjustments-folder, sidecar), "status" (ok, worse, \
+        no-render, no-edit, no-original, other-format, failed), "adjustments" [identifiers, and \
         "metadata.orientation N"], "notReplayed" [...], "size" {"ours", "apple" ([w, h]), \
         "match"}, "shift" {"dx", "dy", "peak"}, "psnr" (dB, "inf" when identical, null when the \
         sizes differ), "uneditedPSNR", "uneditedSize", "gain" (dB), "ncc", "colour" {"ours", \
         "apple"} (the profiles converted from), "alternatives" [{"unknown", "alternative", \
         "default", "size", "psnr", "shift", "note"}], "best" {unknown: alternative}, \
         "approximations", "warnings", "note", "error" (failed only: the file at fault and the \
-        problem, one line)}, then {"summary": {"photos", "compared", "noRender", "noEdit", \
-        "noOriginal", "otherFormat", "failed", "meanPSNR", "meanUneditedPSNR", "meanGain", \
+        problem, one line)}, then {"summary": {"photos", "compared" (ok and worse), "worse", \
+        "noRender", "noEdit", "noOriginal", "otherFormat", "failed", "meanPSNR", "meanUneditedPSNR", "meanGain", \
         "minNCC", "html", "jobs", "totalMs"}}. Standard error: one line per failed photo, \
         "adjust: error: FILE: problem", then the count line.
 
@@ -66,7 +70,8 @@ struct FidelityCommand: ParsableCommand {
         or not at all (a temporary file renamed into place).
 
         Exit status: 0 when every photo with all three files was compared (skipped ones do not \
-        count); 65 when any failed (an input that is missing included); 64 bad command line; 66 \
+        count); 65 when any failed (an input that is missing included), and with --strict also \
+        when any photo is worse; 64 bad command line; 66 \
         an --effect-lut table is missing (65 if it is malformed); 73 the --html page cannot be \
         written (its folder is checked before any photo is rendered).
 
@@ -150,7 +155,7 @@ struct FidelityCommand: ParsableCommand {
         FileHandle.standardError.write(Data((countLine + "\n").utf8))
         if json {
             var object: [String: Any] = [
-                "photos": photos.count, "compared": counts[.compared, default: 0],
+                "photos": photos.count, "compared": counts[.compared, default: 0], "worse": summary.worse,
                 "noRender": counts[.noRender, default: 0], "noEdit": counts[.noEdit, default: 0],
                 "noOriginal": counts[.noOriginal, default: 0], "otherFormat": counts[.otherFormat, default: 0],
                 "failed": counts[.failed, default: 0],
@@ -165,6 +170,9 @@ struct FidelityCommand: ParsableCommand {
         }
         if let htmlFailure { throw htmlFailure }
         if counts[.failed, default: 0] > 0 { throw ExitCode(65) }
+        // The colour group's --strict: here, where what cannot be replayed is always left out, it
+        // makes a photo worse than unedited a failure.
+        if colour.strict, summary.worse > 0 { throw ExitCode(65) }
     }
 
     /// Fails with exit 73 before any work when the page's folder is missing or not writable, or
@@ -258,7 +266,7 @@ private final class FidelityOutput: Sendable {
         var object: [String: Any] = [
             "original": null(report.original), "edit": null(report.edit), "appleRender": null(report.appleRender),
             "layout": report.layout.rawValue,
-            "status": report.status.rawValue,
+            "status": report.statusName,
             "adjustments": report.adjustments,
             "notReplayed": report.notReplayed.map(oneLine),
             "size": report.ourSize == nil && report.appleSize == nil ? NSNull() as Any : [
@@ -310,7 +318,7 @@ private final class FidelityOutput: Sendable {
 
     /// The last line of the text output.
     static func summaryText(_ summary: FidelitySummary) -> String {
-        "summary  \(summary.compared) compared  mean PSNR \(psnrText(summary.meanPSNR))  "
+        "summary  \(summary.compared) compared  \(summary.worse) worse  mean PSNR \(psnrText(summary.meanPSNR))  "
             + "mean unedited \(psnrText(summary.meanUneditedPSNR))  mean gain \(gainText(summary.meanGain))  "
             + "min NCC \(nccText(summary.minNCC))"
     }
@@ -325,7 +333,7 @@ private final class FidelityOutput: Sendable {
         }
         let size = report.sizeMatch == true ? "\(report.ourSize!) = Apple's"
             : "\(report.ourSize.map(\.description) ?? "?") ≠ Apple's \(report.appleSize.map(\.description) ?? "?")"
-        var lines = ["\(name)  ok  size \(size)  shift \(shiftText(report.shift))  PSNR \(psnrText(report.psnr))  "
+        var lines = ["\(name)  \(report.statusName)  size \(size)  shift \(shiftText(report.shift))  PSNR \(psnrText(report.psnr))  "
                      + "unedited \(psnrText(report.uneditedPSNR))  gain \(gainText(report.gain))  NCC \(nccText(report.ncc))"]
         lines.append("    \(report.layout.rawValue)  adjustments: \(report.adjustments.isEmpty ? "none" : report.adjustments.joined(separator: ", "))"
                      + "  colour: ours \(report.ourColour ?? "?"), Apple's \(report.appleColour ?? "?")")

@@ -43,8 +43,8 @@ enum FidelityPage {
         <p class="note">\(escape(stamp)) · <code>\(escape(command.joined(separator: " ")))</code></p>
         <div class="summary" id="summary">
         <table>
-        <tr><th>photos compared</th><th>mean PSNR</th><th>mean unedited PSNR</th><th>mean gain</th><th>min NCC</th></tr>
-        <tr><td>\(summary.compared) of \(reports.count)</td><td>\(psnr(summary.meanPSNR))</td><td>\(psnr(summary.meanUneditedPSNR))</td><td>\(gain(summary.meanGain))</td><td>\(ncc(summary.minNCC))</td></tr>
+        <tr><th>photos compared</th><th>worse than unedited</th><th>mean PSNR</th><th>mean unedited PSNR</th><th>mean gain</th><th>min NCC</th></tr>
+        <tr><td>\(summary.compared) of \(reports.count)</td><td>\(summary.worse)</td><td>\(psnr(summary.meanPSNR))</td><td>\(psnr(summary.meanUneditedPSNR))</td><td>\(gain(summary.meanGain))</td><td>\(ncc(summary.minNCC))</td></tr>
         </table>
         <p class="note">Every image is converted to 8-bit sRGB from its embedded ICC profile (untagged = sRGB) before it is compared.
         PSNR: adjust's render against Apple's. Unedited: the original with only the edit's geometry (crop, straighten, orientation), no colour step, against Apple's render.
@@ -86,6 +86,7 @@ enum FidelityPage {
         }
         html += "</div>\n<table>\n"
         func row(_ name: String, _ value: String) { html += "<tr><th>\(escape(name))</th><td>\(escape(value))</td></tr>\n" }
+        row("status", report.statusName)
         row("layout", report.layout.rawValue)
         row("edit", report.edit ?? "—")
         row("Apple’s render", report.appleRender ?? "—")

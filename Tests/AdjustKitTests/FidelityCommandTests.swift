@@ -193,6 +193,55 @@ final class FidelityCommandTests: XCTestCase {
         XCTAssertEqual(try records(bare).photos.map { $0["status"] as? String }, ["no-original"])
     }
 
+    /// `IMG_<number>.JPG` with an edit of `ours`, and "Apple's render" made by rendering the photo
+    /// with `apples` instead: a render of a milder edit makes adjust's replay worse than unedited.
+    private func makePhoto(_ number: String, ours: [String], apples: [String]) throws {
+        try makePhoto(number, adjustments: ours, appleReading: nil)
+        let appleEdit = path("apple-\(number).aae")
+        try Data(AAEBuilder.aae(apples, masterWidth: 1800, masterHeight: 1200)).write(to: URL(fileURLWithPath: appleEdit))
+        let photo = try PhotoEdit(imagePath: path("IMG_\(number).JPG"), editPath: appleEdit)
+        try photo.write(try photo.render().encoded(as: .jpeg, quality: 95), to: path("IMG_E\(number).JPG"))
+        try FileManager.default.removeItem(atPath: appleEdit)
+    }
+
+    private let blackAndWhite = AAEBuilder.adjustment("SmartBlackAndWhite", settings: #"{"inputBlackAndWhite":0.5}"#)
+    private let slightLight = AAEBuilder.adjustment("SmartTone", settings: #"{"inputLight":0.05}"#)
+
+    func testAPhotoWorseThanUneditedIsWorseAndFailsOnlyUnderStrict() throws {
+        // 0001: ours is black and white, Apple's barely touched: far worse than leaving it alone.
+        // 0002: Apple's render is ours: a large gain, "ok".
+        try makePhoto("0001", ours: [blackAndWhite], apples: [slightLight])
+        try makePhoto("0002", ours: [blackAndWhite], apples: [blackAndWhite])
+
+        let run = try fidelity(scratch.path, "--json")
+        XCTAssertEqual(run.status, 0, "worse alone does not fail without --strict: \(run.stderr)")
+        let (photos, summary) = try records(run)
+        XCTAssertEqual(photos.map { $0["status"] as? String }, ["worse", "ok"], "\(photos)")
+        XCTAssertLessThan(try XCTUnwrap(number(photos[0]["gain"])), -3, "\(photos[0])")
+        XCTAssertGreaterThan(try XCTUnwrap(number(photos[1]["gain"])), 3, "\(photos[1])")
+        XCTAssertEqual(summary["compared"] as? Int, 2, "worse photos are compared photos")
+        XCTAssertEqual(summary["worse"] as? Int, 1)
+
+        let strict = try fidelity(scratch.path, "--json", "--strict")
+        XCTAssertEqual(strict.status, 65, strict.stderr)
+        XCTAssertEqual(try records(strict).summary["worse"] as? Int, 1)
+
+        let text = try fidelity(scratch.path)
+        XCTAssertEqual(text.status, 0, text.stderr)
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("\(path("IMG_0001.JPG"))  worse  size ") }, text.stdout)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("\(path("IMG_0002.JPG"))  ok  size ") }, text.stdout)
+        XCTAssertTrue(lines.last?.hasPrefix("summary  2 compared  1 worse  mean PSNR ") == true, text.stdout)
+
+        // Without the worse photo, --strict passes.
+        for name in ["IMG_0001.JPG", "IMG_0001.AAE", "IMG_E0001.JPG"] { try FileManager.default.removeItem(atPath: path(name)) }
+        let clean = try fidelity(scratch.path, "--json", "--strict")
+        XCTAssertEqual(clean.status, 0, clean.stderr)
+        let cleanRecords = try records(clean)
+        XCTAssertEqual(cleanRecords.photos.map { $0["status"] as? String }, ["ok"])
+        XCTAssertEqual(cleanRecords.summary["worse"] as? Int, 0)
+    }
+
     func testTextReportAndErrors() throws {
         try makePhoto("0001", adjustments: [crop(x: 150, y: 100, width: 1500, height: 1000, angle: 0.06)],
                       appleReading: AAEAssumptions(straightenSign: .stored))
@@ -206,7 +255,7 @@ final class FidelityCommandTests: XCTestCase {
         XCTAssertFalse(lines[2].hasSuffix("<- best"), run.stdout)
         XCTAssertTrue(lines[3].hasPrefix("    U1 plus-stored"), run.stdout)
         XCTAssertTrue(lines[3].hasSuffix("<- best"), run.stdout)
-        XCTAssertTrue(lines[4].hasPrefix("summary  1 compared  mean PSNR "), run.stdout)
+        XCTAssertTrue(lines[4].hasPrefix("summary  1 compared  0 worse  mean PSNR "), run.stdout)
 
         let missing = try fidelity(path("nowhere"))
         XCTAssertEqual(missing.status, 65)

@@ -245,7 +245,7 @@ final class FidelityTests: XCTestCase {
         XCTAssertTrue(lines[0].contains("  ok  size 1526×1325 = Apple's  shift "), text.stdout)
         XCTAssertTrue(lines[0].contains("  unedited "), text.stdout)
         XCTAssertTrue(lines[1].hasPrefix("    photos-library  adjustments: Crop  colour: ours sRGB IEC61966-2.1, Apple's Display P3"), text.stdout)
-        XCTAssertTrue(try XCTUnwrap(lines.last).hasPrefix("summary  1 compared  mean PSNR "), text.stdout)
+        XCTAssertTrue(try XCTUnwrap(lines.last).hasPrefix("summary  1 compared  0 worse  mean PSNR "), text.stdout)
         XCTAssertTrue(try XCTUnwrap(lines.last).contains("min NCC 0.99"), text.stdout)
     }
 

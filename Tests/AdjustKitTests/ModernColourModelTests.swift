@@ -110,6 +110,27 @@ final class ModernColourModelTests: XCTestCase {
         XCTAssertEqual(out.2, 0.31912, accuracy: 1e-4)
     }
 
+    /// modern-colour.md §7.6 through the kernel: V′ = 0.3, a = 0.4 (c = 0.9 with p75 1 gives
+    /// 0.9/3; p98 4/15 gives 0.375·(1.8 − 11/15) = 0.4).
+    /// Expected values from scripts/research/forms7.py, a separate implementation of the spec's text.
+    func testSmartColorPositiveTwoStagesMatchTheResearchForm() throws {
+        let color = SmartColor(color: 0.9, saturationPercentile75: 1, saturationPercentile98: 4.0 / 15)
+        XCTAssertEqual(color.stageAmounts.vibrancy, 0.3, accuracy: 1e-6)
+        XCTAssertEqual(color.stageAmounts.vibrance, 0.4, accuracy: 1e-6)
+        let k = try kernel(color)
+        for (input, expected) in [((0.01, 0.01, 0.01), (0.01, 0.01, 0.01)), ((0.2, 0.1, 0.05), (0.21458, 0.09663, 0.03766)),
+                                  ((0.8, 0.85, 0.9), (0.76587, 0.85012, 0.93436)), ((0.5, 0.3, 0.1), (0.51736, 0.29924, 0.08112))]
+            as [((Float, Float, Float), (Float, Float, Float))] {
+            let out = run(k, input)
+            XCTAssertEqual(out.0, expected.0, accuracy: 1e-4, "\(input)")
+            XCTAssertEqual(out.1, expected.1, accuracy: 1e-4, "\(input)")
+            XCTAssertEqual(out.2, expected.2, accuracy: 1e-4, "\(input)")
+        }
+        // Greys stay grey.
+        let grey = run(k, (0.3, 0.3, 0.3))
+        XCTAssertEqual(grey.0, 0.3, accuracy: 1e-6); XCTAssertEqual(grey.2, 0.3, accuracy: 1e-6)
+    }
+
     // MARK: SmartTone (§2, §3)
 
     func testLightMapDecodesFromTheRealPlist() throws {
@@ -141,83 +162,70 @@ final class ModernColourModelTests: XCTestCase {
         XCTAssertTrue(absent.colourStage(options: ColourOptions()).approximation?.contains("absent") == true)
     }
 
-    func testSmartToneStages() {
-        func parameters(_ edit: (inout SmartToneParameters) -> Void) -> SmartToneModel {
-            var p = SmartToneParameters(localLight: 0, smartShadows: 0, brightness: 0, exposure: 0, black: 0,
-                                        highlights: 0, contrast: 0)
-            edit(&p)
-            return SmartToneModel(p)
-        }
-        // Exposure alone: x / 2^(−2E).
-        var (r, g, b): (Float, Float, Float) = (0.1, 0.2, 0.3)
-        parameters { $0.exposure = 0.5 }.global(&r, &g, &b)
-        XCTAssertEqual(r, 0.2, accuracy: 1e-6); XCTAssertEqual(g, 0.4, accuracy: 1e-6); XCTAssertEqual(b, 0.6, accuracy: 1e-6)
-        // High-key: x + B·(√(1 − (x − 1)²) − x); 0 and 1 fixed.
-        (r, g, b) = (0.25, 0, 1)
-        parameters { $0.brightness = 0.5 }.global(&r, &g, &b)
-        XCTAssertEqual(r, 0.25 + 0.5 * ((1 - 0.5625).squareRoot() - 0.25), accuracy: 1e-6)
-        XCTAssertEqual(g, 0); XCTAssertEqual(b, 1)
-        // Local light: no change where the local median puts the strength at 0 (b0 = 1.2/3.4) and
-        // the pivot's local contrast is 0 (a pixel at the pivot 0.5² in the square-root domain).
-        (r, g, b) = (0.25, 0.25, 0.25)
-        parameters { $0.localLight = 0.4 }.local(&r, &g, &b, b0: 1.2 / 3.4, b1: 0.3)
-        XCTAssertEqual(r, 0.25, accuracy: 1e-6); XCTAssertEqual(b, 0.25, accuracy: 1e-6)
-        // Darker neighbourhoods brighten, brighter ones darken.
-        var dark: (Float, Float, Float) = (0.1, 0.1, 0.1), bright = dark
-        parameters { $0.localLight = 0.4 }.local(&dark.0, &dark.1, &dark.2, b0: 0.1, b1: 0.3)
-        parameters { $0.localLight = 0.4 }.local(&bright.0, &bright.1, &bright.2, b0: 0.6, b1: 0.3)
-        XCTAssertGreaterThan(dark.0, 0.1); XCTAssertLessThan(bright.0, 0.1)
+    private typealias RGB = (Float, Float, Float)
+
+    /// The inputs of the spec's test vectors (modern-colour.md §7, linear in → out).
+    private let vectorInputs: [RGB] = [(0.01, 0.01, 0.01), (0.2, 0.1, 0.05), (0.8, 0.85, 0.9), (0.5, 0.3, 0.1)]
+
+    private func stages(_ edit: (inout SmartToneParameters) -> Void) -> SmartToneModel {
+        var p = SmartToneParameters(localLight: 0, smartShadows: 0, brightness: 0, exposure: 0, black: 0,
+                                    highlights: 0, contrast: 0)
+        edit(&p)
+        return SmartToneModel(p)
     }
 
-    /// The test vectors of the research (modern-adjustments.md §2.4), stage by stage: the
-    /// 7783E8E6 law's parameters on given (r, g, b, b0, b1).
-    func testSmartToneStagesMatchTheResearchVectors() {
-        let law = SmartToneParameters(localLight: 0.3492, smartShadows: -0.1117, brightness: 0.0231, exposure: 0,
-                                      black: 0.064, highlights: 0, contrast: 0.0246)
-        let none = SmartToneParameters(localLight: 0, smartShadows: 0, brightness: 0, exposure: 0, black: 0,
-                                       highlights: 0, contrast: 0)
-        var curve = none; curve.localLight = law.localLight
-        var local = curve; local.smartShadows = law.smartShadows
-        var key = none; key.brightness = law.brightness
-        var tone = law; (tone.localLight, tone.smartShadows, tone.brightness) = (0, 0, 0)
-        typealias RGB = (Float, Float, Float)
-        let cases: [(RGB, Float, Float, RGB, RGB, RGB, RGB)] = [
-            ((0.02, 0.03, 0.05), 0.30, 0.60, (0.01581, 0.02542, 0.04474), (0.01549, 0.02504, 0.04434),
-             (0.01918, 0.02959, 0.05011), (0.01528, 0.02522, 0.04484)),
-            ((0.20, 0.15, 0.10), 0.45, 0.70, (0.15148, 0.10946, 0.06898), (0.15147, 0.10939, 0.06880),
-             (0.16018, 0.11735, 0.07562), (0.15493, 0.11266, 0.07148)),
-            ((0.60, 0.55, 0.50), 0.55, 0.95, (0.48821, 0.43629, 0.38622), (0.48821, 0.43629, 0.38622),
-             (0.49676, 0.44527, 0.39552), (0.49984, 0.44770, 0.39731)),
-            ((0.90, 0.90, 0.90), 0.25, 0.40, (0.93154, 0.93154, 0.92932), (0.93154, 0.93154, 0.92932),
-             (0.93306, 0.93306, 0.93089), (0.93534, 0.93534, 0.93315)),
-        ]
-        func check(_ x: RGB, _ expected: RGB, _ label: String) {
-            XCTAssertEqual(x.0, expected.0, accuracy: 1e-4, label)
-            XCTAssertEqual(x.1, expected.1, accuracy: 1e-4, label)
-            XCTAssertEqual(x.2, expected.2, accuracy: 1e-4, label)
-        }
-        for (input, b0, b1, afterCurve, afterLocal, afterKey, afterTone) in cases {
+    private func check(_ model: SmartToneModel, local: (b0: Float, b1: Float)? = nil, _ expected: [RGB], _ label: String,
+                       line: UInt = #line) {
+        for (input, want) in zip(vectorInputs, expected) {
             var x = input
-            SmartToneModel(curve).local(&x.0, &x.1, &x.2, b0: b0, b1: b1)
-            check(x, afterCurve, "3a.1–3 \(input)")
-            x = input
-            SmartToneModel(local).local(&x.0, &x.1, &x.2, b0: b0, b1: b1)
-            check(x, afterLocal, "3a.4 \(input)")
-            SmartToneModel(key).global(&x.0, &x.1, &x.2)
-            check(x, afterKey, "3b \(input)")
-            SmartToneModel(tone).global(&x.0, &x.1, &x.2)
-            check(x, afterTone, "3c \(input)")
+            if let local { model.local(&x.0, &x.1, &x.2, b0: local.b0, b1: local.b1) } else { model.global(&x.0, &x.1, &x.2) }
+            XCTAssertEqual(x.0, want.0, accuracy: 2e-5, "\(label) \(input)", line: line)
+            XCTAssertEqual(x.1, want.1, accuracy: 2e-5, "\(label) \(input)", line: line)
+            XCTAssertEqual(x.2, want.2, accuracy: 2e-5, "\(label) \(input)", line: line)
         }
-        // Stage 3c alone with the IMG_1994 law.
-        let chain = SmartToneParameters(localLight: 0, smartShadows: 0, brightness: 0, exposure: 0.0967, black: 0.064,
-                                        highlights: -0.8125, contrast: 0.0180)
-        for (input, expected) in [((0.05, 0.05, 0.05), (0.05225, 0.05225, 0.05225)),
-                                  ((0.3, 0.2, 0.1), (0.33141, 0.21823, 0.10638)),
-                                  ((0.8, 0.85, 0.9), (0.87745, 0.96028, 1.0))] as [(RGB, RGB)] {
-            var x = input
-            SmartToneModel(chain).global(&x.0, &x.1, &x.2)
-            check(x, expected, "IMG_1994 3c \(input)")
+    }
+
+    /// modern-colour.md §7.2–§7.5: the spec's test vectors, an oracle independent of this code.
+    func testSmartToneStagesMatchTheSpecVectors() {
+        check(stages { $0.brightness = -0.205 }, [(0.00801, 0.00801, 0.00801), (0.16500, 0.07798, 0.03585),
+                                                  (0.76854, 0.82348, 0.87876), (0.44149, 0.25158, 0.07032)], "high-key −0.205")
+        check(stages { $0.brightness = 0.2 }, [(0.01194, 0.01194, 0.01194), (0.23414, 0.12148, 0.06380),
+                                               (0.83070, 0.87588, 0.92073), (0.55709, 0.34724, 0.12895)], "high-key +0.2")
+        check(stages { $0.highlights = 0.214 }, [(0.01002, 0.01002, 0.01002), (0.20285, 0.10280, 0.05276),
+                                                 (0.79719, 0.84506, 0.89283), (0.51408, 0.31446, 0.11415)], "highlights 0.214")
+        check(stages { $0.contrast = 0.1 }, [(0.00770, 0.00770, 0.00770), (0.18978, 0.09259, 0.04469),
+                                             (0.81817, 0.86895, 0.91972), (0.50719, 0.30653, 0.10459)], "contrast 0.1")
+        check(stages { $0.localLight = 0.3 }, local: (0.2, 0.6),
+              [(0.00991, 0.00991, 0.00964), (0.23087, 0.11418, 0.05359), (0.85692, 0.89855, 0.93595),
+               (0.57315, 0.35843, 0.11983)], "local light 0.3")
+    }
+
+    func testSmartToneStagesKeepTheirFixedPointsAndTheRemainder() {
+        // Exposure alone: x / 2^(−2E); a value pushed past 1 keeps its excess through the later stages.
+        var (r, g, b): RGB = (0.1, 0.2, 0.3)
+        stages { $0.exposure = 0.5 }.global(&r, &g, &b)
+        XCTAssertEqual(r, 0.2, accuracy: 1e-6); XCTAssertEqual(g, 0.4, accuracy: 1e-6); XCTAssertEqual(b, 0.6, accuracy: 1e-6)
+        (r, g, b) = (0.6, 0.6, 0.6)
+        stages { $0.exposure = 0.5; $0.contrast = 0.2 }.global(&r, &g, &b)
+        XCTAssertEqual(r, 1.2, accuracy: 1e-5, "1.2 after the levels; contrast maps 1 to 1 and adds 0.2 back")
+        // Black is a fixed point of high-key, highlights and contrast; white of high-key and
+        // contrast (the highlights' form moves white: −0.7 lifts it to 1.276, clipped at encoding).
+        for (model, whiteStays) in [(stages { $0.brightness = 0.5 }, true), (stages { $0.highlights = -0.7 }, false),
+                                    (stages { $0.contrast = 0.3 }, true)] {
+            var black: RGB = (0, 0, 0), white: RGB = (1, 1, 1)
+            model.global(&black.0, &black.1, &black.2); model.global(&white.0, &white.1, &white.2)
+            XCTAssertEqual(black.0, 0, accuracy: 1e-6)
+            XCTAssertEqual(white.0, whiteStays ? 1 : 1.27570, accuracy: 1e-4)
         }
+        // Local light: darker neighbourhoods brighten, brighter ones darken.
+        var dark: RGB = (0.1, 0.1, 0.1), bright = dark
+        stages { $0.localLight = 0.4 }.local(&dark.0, &dark.1, &dark.2, b0: 0.1, b1: 0.3)
+        stages { $0.localLight = 0.4 }.local(&bright.0, &bright.1, &bright.2, b0: 0.6, b1: 0.3)
+        XCTAssertGreaterThan(dark.0, 0.1); XCTAssertLessThan(bright.0, 0.1)
+        // A negative shadows total is not the map-guided lift (modern-colour.md §7.1): no change.
+        var shadow: RGB = (0.02, 0.03, 0.05)
+        stages { $0.smartShadows = -0.3 }.local(&shadow.0, &shadow.1, &shadow.2, b0: 0.1, b1: 0.3)
+        XCTAssertEqual(shadow.0, 0.02); XCTAssertEqual(shadow.2, 0.05)
     }
 
     /// The smoothed map read at a pixel against the research's reference upsample (a separable
@@ -239,8 +247,8 @@ final class ModernColourModelTests: XCTestCase {
         for value in smooth.values { XCTAssertEqual(value, 0.4, accuracy: 1e-6) }
     }
 
-    /// The law from the stored statistics (modern-adjustments.md §2.3): the research's parameters
-    /// of the three renders.
+    /// The law from the stored statistics (modern-adjustments.md §2.3): its parameters for the
+    /// three renders' statistics, worked by hand from the law's formulas.
     func testSmartToneLawIsTheOnePlaceForTheParameters() throws {
         func statistics(auto: Double, localAuto: Double, black: Double, white: Double) -> SmartToneStatistics {
             var s = SmartToneStatistics()
@@ -250,14 +258,14 @@ final class ModernColourModelTests: XCTestCase {
         let blackPoint = 0.0031976514035982175
         let sets: [(Double, SmartToneStatistics, SmartToneParameters)] = [
             (0.3073453608247423, statistics(auto: 0.2856, localAuto: 0.36, black: blackPoint, white: 1.003921568627451),
-             SmartToneParameters(localLight: 0.3492, smartShadows: -0.1117, brightness: 0.0231, exposure: 0, black: 0.0640,
-                                 highlights: 0, contrast: 0.0246)),
+             SmartToneParameters(localLight: 0.396, smartShadows: 0, brightness: 0.02182, exposure: 0, black: 0.06395,
+                                 highlights: 0, contrast: 0.02643)),
             (0.26345038659793807, statistics(auto: 0.2904, localAuto: 0.36, black: blackPoint, white: 1.184313725490196),
-             SmartToneParameters(localLight: 0.3168, smartShadows: -0.1014, brightness: 0.0198, exposure: 0, black: 0.0640,
-                                 highlights: 0, contrast: 0.0211)),
+             SmartToneParameters(localLight: 0.35925, smartShadows: 0, brightness: 0.0187, exposure: 0, black: 0.06395,
+                                 highlights: 0, contrast: 0.02266)),
             (0.22465695112179485, statistics(auto: 0.068, localAuto: 0.3624, black: blackPoint, white: 0.8745098039215686),
-             SmartToneParameters(localLight: 0.3515, smartShadows: -0.1125, brightness: 0.0168, exposure: 0.0967, black: 0.0640,
-                                 highlights: -0.8125, contrast: 0.0180)),
+             SmartToneParameters(localLight: 0.39864, smartShadows: 0, brightness: 0.01595, exposure: 0.09673, black: 0.06395,
+                                 highlights: 0, contrast: 0.01932)),
         ]
         for (light, stats, expected) in sets {
             let p = SmartTone(light: light, statistics: stats).parameters
@@ -274,10 +282,17 @@ final class ModernColourModelTests: XCTestCase {
         XCTAssertEqual(moved.exposure, base.exposure + 0.1, accuracy: 1e-12)
         XCTAssertEqual(moved.contrast, base.contrast - 0.2, accuracy: 1e-12)
         XCTAssertEqual(moved.black, base.black + 0.05, accuracy: 1e-12)
+        // At Light 0 every auto value is 0 (modern-colour.md §7.1): the offsets alone. Below 0,
+        // with no render to fit, likewise.
+        for light in [0.0, -0.4, -1] {
+            let offsets = SmartTone(light: light, offsetContrast: 0.3, offsetBlackPoint: 0.1, statistics: sets[2].1).parameters
+            XCTAssertEqual(offsets, SmartToneParameters(localLight: 0, smartShadows: 0, brightness: 0, exposure: 0, black: 0.1,
+                                                        highlights: 0, contrast: 0.3), "Light \(light)")
+        }
         // The real plist's statistics give the first set's parameters.
         let real = try FusedRendererTests.realSmartTone().parameters
-        XCTAssertEqual(real.localLight, 0.3492, accuracy: 6e-5)
-        XCTAssertEqual(real.black, 0.0640, accuracy: 6e-5)
+        XCTAssertEqual(real.localLight, 0.396, accuracy: 6e-5)
+        XCTAssertEqual(real.black, 0.06395, accuracy: 6e-5)
     }
 
     // MARK: Effects and WhiteBalance

@@ -111,6 +111,12 @@ package struct FidelityReport: Sendable {
         guard let psnr, let uneditedPSNR, psnr.isFinite, uneditedPSNR.isFinite else { return nil }
         return psnr - uneditedPSNR
     }
+    /// A compared photo whose gain is negative: adjust's colour steps took it further from Apple's
+    /// render than leaving the colours alone would have. Printed as the status `worse`.
+    package var isWorseThanUnedited: Bool { status == .compared && (gain ?? 0) < 0 }
+    /// The status as `adjust fidelity` prints it: `worse` for a photo worse than unedited, else the
+    /// status's own name.
+    package var statusName: String { isWorseThanUnedited ? "worse" : status.rawValue }
     /// Grey normalized cross-correlation of ours and Apple's (`GreyCorrelation`); nil when the
     /// sizes differ.
     package var ncc: Double?

@@ -1,21 +1,23 @@
 /// A modern Photos `SmartColor` adjustment, the Color slider (docs/spec/aae-format.md §3,
-/// docs/spec/modern-adjustments.md §3). Support **approximate**. Runs on linear sRGB, after
-/// SmartTone and before SmartBlackAndWhite (modern-adjustments.md §0).
+/// docs/spec/modern-adjustments.md §3, forms from modern-colour.md §7.6). Support
+/// **approximate**. Runs on linear sRGB, after SmartTone and before SmartBlackAndWhite.
 ///
-/// Per pixel, in this order (c = `inputColor`, oX the offsets, all clamped to −1…1):
-/// 1. c < 0 [V through the IMG_1994 chain, 44.7 dB with SmartTone and B&W]: a mix toward the mean
-///    of linear RGB, x ← m + (1 + c)(x − m), m = (R + G + B)/3 (c = −1 gives grey).
-///    c > 0 [I: the amounts from the statistics by the research law, the pixel form unfitted; no
-///    render]: with p75, p98, pG98 = `statistics.satPercentile75`, `satPercentile98`,
-///    `satPercentileG98`: vibrancy = clamp(c / (3·max(p75, 0.5)), −1, 1) (c/3 when p75 ≤ 0 or
-///    absent); contrast = clamp(0.375·(2c − (1 − p98)), −1, 1) where 2c > 1 − p98, else 0, its sign
-///    flipped when pG98 > 0.75, p98 > 0.9 and 0.5 < p75 < 0.65; nothing at all when p98 < 0.01
-///    (p98 absent: no contrast). Pixel form: x ← m + (1 + vibrancy·(1 − sat))(x − m), sat =
-///    (max − min)/max, then the contrast as SmartTone's stage 3c.3 with that amount;
-/// 2. saturation and colour contrast, in linear light: P ← Y + k·(P − Y) with
-///    k = (1 + oSaturation)·(1 + oContrast·(S − 0.5)), S = (max − min)/max of P — colour contrast
-///    saturates the saturated colours and mutes the muted ones [I];
-/// 3. cast: the Warmth gains of `WhiteBalance` (`warmTint`) at warmth 0.5·oCast — positive warmer [I].
+/// Amounts (c = `inputColor`, offsets clamped to −1…1; p75, p98, pG98 = `statistics.satPercentile75`,
+/// `satPercentile98`, `satPercentileG98`): vibrancy V = c for c ≤ 0, else c/(3·max(p75, 0.5))
+/// (c/3 when p75 ≤ 0 or absent); contrast C = clamp(0.375·(2c − (1 − p98)), −1, 1) where c > 0 and
+/// 2c > 1 − p98, else 0, its sign flipped when pG98 > 0.75, p98 > 0.9 and 0.5 < p75 < 0.65; for
+/// c > 0 nothing at all when p98 < 0.01 (p98 absent: no contrast). Per pixel, m = mean(R, G, B):
+/// 1. vibrancy with V′ = clamp(V + offsetSaturation, −1, 1): V′ ≤ 0, x ← m + (1 + V′)(x − m);
+///    V′ > 0, t = 1 + 3V′, on x clamped to [0, 1]: g = 0.3R + 0.5G + 0.2B, y = 0.4R + 0.2G + 0.1B,
+///    w = (1 − 2y)²·(1 − 0.8·smoothstep(0.2, 0.4, (R − B)/(R + G + B))), w ← min(w + (t − 2.5)/5, 1)
+///    when t > 2.5; x ← x + w·(min(t, 3) − 1)·(x − g) (strongest in deep shadows and bright
+///    highlights, held back on skin-like reds);
+/// 2. vibrance with a = clamp(C + offsetContrast, −1, 1), on x clamped to [10⁻⁴, 0.9999]:
+///    d = x − m, s_k = max(d_k/(1 − m), −d_k/m), S = max_k s_k, skin κ = clamp(4(1 − s_R)·min(R − G,
+///    2G − B)/m, 0, 1), w = 0.15 + 0.7κ; gain = (1 − w)·(3a + (−1.5a − 4.5a²)S + (−0.5a + 4.5a³)S² +
+///    (4.5a² − 4.5a³ − a)S³) for a > 0, (1 − w)·a·(S² − S + 1) for a < 0; x ← clamp(m + (1 + gain)·d, 0, 1);
+/// 3. cast: the Warmth gains of `WhiteBalance` (`warmTint`) at warmth 0.5·offsetCast, positive
+///    warmer [I: no render].
 package struct SmartColor: Equatable, Sendable {
     /// `inputColor`, −1…1.
     package var color: Double
@@ -79,58 +81,65 @@ extension SmartColor: ColourFilter, AAEAdjustmentFilter {
         return value.isIdentity ? nil : value
     }
 
+    /// Stage 1's V′ and stage 2's a (module doc comment), each clamped to −1…1.
+    var stageAmounts: (vibrancy: Double, vibrance: Double) {
+        func clamp(_ x: Double) -> Double { min(1, max(-1, x)) }
+        let c = clamp(color), positive = positiveAmounts
+        return (clamp((c > 0 ? positive.vibrancy : c) + clamp(offsetSaturation)), clamp(positive.contrast + clamp(offsetContrast)))
+    }
+
     func colourStage(options: ColourOptions) -> ColourStage {
         guard !isIdentity else { return .identity }
-        func clamp(_ x: Double) -> Float { Float(min(1, max(-1, x))) }
-        let cast = abs(offsetCast) >= 0.001 ? WhiteBalance.gains(warmth: 0.5 * Double(clamp(offsetCast)), tint: 0) : nil
-        let positive = positiveAmounts
-        let kernel = SmartColorKernel(
-            vibrancy: Float(positive.vibrancy), contrast: Float(3.4 * positive.contrast),
-            desaturation: color < 0 ? clamp(color) : 0,
-            saturation: clamp(offsetSaturation), colourContrast: clamp(offsetContrast),
-            cast: cast.map { (Float($0.0), Float($0.1), Float($0.2)) }, space: options.workingSpace)
-        return .pointwise(kernel, approximation: color > 0
-            ? "SmartColor (approximation: vibrancy and contrast from the Color slider and the photo's saturation "
-                + "percentiles by an unchecked law, then saturation, colour contrast and cast)"
-            : "SmartColor (approximation: desaturation toward the mean, then saturation, colour contrast and cast)")
+        let cast = abs(offsetCast) >= 0.001 ? WhiteBalance.gains(warmth: 0.5 * min(1, max(-1, offsetCast)), tint: 0) : nil
+        let amounts = stageAmounts
+        let kernel = SmartColorKernel(vibrancy: Float(amounts.vibrancy), vibrance: Float(amounts.vibrance),
+                                      cast: cast.map { (Float($0.0), Float($0.1), Float($0.2)) }, space: options.workingSpace)
+        return .pointwise(kernel, approximation: "SmartColor (approximation: vibrancy with a skin guard, then vibrance, "
+            + "the amounts from the Color slider, the offsets and the photo's saturation percentiles; cast unchecked)")
     }
 }
 
+/// The two stages and the cast of the module doc comment, on linear light.
 private struct SmartColorKernel: PixelKernel {
-    /// c > 0: the vibrancy, and 3.4 × the contrast of SmartTone's stage 3c.3.
-    let vibrancy: Float, contrast: Float
-    /// c ≤ 0: the share of chroma (about the mean of R, G, B) removed is −c.
-    let desaturation: Float
-    let saturation: Float, colourContrast: Float
+    /// V′ and a.
+    let vibrancy: Float, vibrance: Float
     let cast: (Float, Float, Float)?
     let space: WorkingSpace
 
+    @inline(__always)
+    private static func clamp01(_ x: Float) -> Float { min(1, max(0, x)) }
+
     func apply(_ r: inout Float, _ g: inout Float, _ b: inout Float) {
         var (lr, lg, lb) = (space.linear(r), space.linear(g), space.linear(b))
-        if desaturation != 0 {
-            let m = (lr + lg + lb) / 3, k = 1 + desaturation
+        if vibrancy < 0 {
+            let m = (lr + lg + lb) / 3, k = 1 + vibrancy
             lr = m + k * (lr - m); lg = m + k * (lg - m); lb = m + k * (lb - m)
+        } else if vibrancy > 0 {
+            let t = 1 + 3 * vibrancy
+            let (cr, cg, cb) = (Self.clamp01(lr), Self.clamp01(lg), Self.clamp01(lb))
+            let pivot = 0.3 * cr + 0.5 * cg + 0.2 * cb, y = 0.4 * cr + 0.2 * cg + 0.1 * cb
+            let total = cr + cg + cb
+            let redness = total > 0 ? (cr - cb) / total : 0
+            let e = Self.clamp01((redness - 0.2) / 0.2)
+            var w = (1 - 2 * y) * (1 - 2 * y) * (1 - 0.8 * e * e * (3 - 2 * e))
+            if t > 2.5 { w = min(w + (t - 2.5) / 5, 1) }
+            let k = w * (min(t, 3) - 1)
+            lr += k * (lr - pivot); lg += k * (lg - pivot); lb += k * (lb - pivot)
         }
-        if vibrancy != 0 {
-            let high = max(lr, lg, lb), low = min(lr, lg, lb)
-            let s = high > 0 ? min(1, max(0, (high - low) / high)) : 0
-            let m = (lr + lg + lb) / 3, k = 1 + vibrancy * (1 - s)
-            lr = m + k * (lr - m); lg = m + k * (lg - m); lb = m + k * (lb - m)
-        }
-        if contrast != 0 {
-            (lr, lg, lb) = (min(1, max(0, lr)), min(1, max(0, lg)), min(1, max(0, lb)))
-            let lum = min(1, max(1e-8, 0.299 * lr + 0.587 * lg + 0.114 * lb))
-            let y = lum.squareRoot()
-            let n = min(1, max(1e-8, y + contrast * y * (1 - y) * (y - 0.5)))
-            let f = n * n / lum
-            (lr, lg, lb) = (min(1, max(0, lr * f)), min(1, max(0, lg * f)), min(1, max(0, lb * f)))
-        }
-        if saturation != 0 || colourContrast != 0 {
-            let y = linearLuminance(lr, lg, lb)
-            let high = max(lr, lg, lb), low = min(lr, lg, lb)
-            let s = high > 0 ? min(1, max(0, (high - low) / high)) : 0
-            let k = (1 + saturation) * (1 + colourContrast * (s - 0.5))
-            lr = y + k * (lr - y); lg = y + k * (lg - y); lb = y + k * (lb - y)
+        if vibrance != 0 {
+            let (cr, cg, cb) = (min(0.9999, max(1e-4, lr)), min(0.9999, max(1e-4, lg)), min(0.9999, max(1e-4, lb)))
+            let m = (cr + cg + cb) / 3
+            let (dr, dg, db) = (cr - m, cg - m, cb - m)
+            @inline(__always) func spread(_ d: Float) -> Float { max(d / (1 - m), -d / m) }
+            let sr = spread(dr), s = max(sr, spread(dg), spread(db))
+            let skin = Self.clamp01(4 * (1 - sr) * min(cr - cg, 2 * cg - cb) / m)
+            let keep = 1 - (0.15 + 0.7 * skin), a = vibrance
+            let gain = a > 0
+                ? keep * (3 * a + (-1.5 * a - 4.5 * a * a) * s + (-0.5 * a + 4.5 * a * a * a) * s * s
+                          + (4.5 * a * a - 4.5 * a * a * a - a) * s * s * s)
+                : keep * a * (s * s - s + 1)
+            let k = 1 + gain
+            (lr, lg, lb) = (Self.clamp01(m + k * dr), Self.clamp01(m + k * dg), Self.clamp01(m + k * db))
         }
         if let cast { lr *= cast.0; lg *= cast.1; lb *= cast.2 }
         (r, g, b) = (space.working(fromLinear: lr), space.working(fromLinear: lg), space.working(fromLinear: lb))

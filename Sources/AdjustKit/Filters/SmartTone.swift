@@ -1,29 +1,19 @@
 import Foundation
 
 /// A modern Photos `SmartTone` adjustment, the Light slider (docs/spec/aae-format.md §3,
-/// docs/spec/modern-adjustments.md §2). Support **approximate**: measured forms and a fitted law
-/// (38.3/38.7 dB on the two SmartTone renders, 44.7 through the IMG_1994 chain, at research).
+/// docs/spec/modern-adjustments.md §2). Support **approximate**: measured stage forms
+/// (`SmartToneStages.swift`, modern-colour.md §7) and a fitted law for their parameters
+/// (`SmartToneLaw.swift`).
 ///
-/// Three stages on linear sRGB clamped to [0, 1], per pixel, with the pixel's place in the stored
-/// image (the local light reads the stored `statistics.lightMap` there); the seven parameters come
-/// from `SmartToneLaw.parameters` (its own file) alone. LUMA = (0.299, 0.587, 0.114); a stage
-/// whose parameter is exactly 0 is skipped.
-/// - 3a. local light (L = localLight, S = smartShadows; b0, b1 the map's planes at the pixel):
-///   v = 3.4·b0 − 1.2, s = L·v; k = 1.5·s (s > 0) else (1.75, 1.75, 1.55)·s;
-///   x ← clamp(x − k·x(1 − x), 0, 1); q = √x, y = √mean(x), a = min(L, 0.5)·y(1 − y),
-///   P = max(b1, 0.5); q ← clamp(q + 0.8·a·(LUMA·q − P) + 0.2·a·(q − P), 0, 1), x = q².
-///   Shadows: g = v² (v < 0) else 0, gain = g·(2.75, 2.75, 2.5) + 0.1, w = clamp(1 − q/0.4, 0, 1)²,
-///   q ← q + S·gain·w·q, x = clamp(q, 0, 1)².
-/// - 3b. high-key (B = brightness): x ← (1 − B)·x + B·√(1 − (x − 1)²).
-/// - 3c. tone: levels x ← clamp((x − K/20)/(2^(−2E) − K/20), 0, 1) (E exposure, K black);
-///   highlights h: e = exp(−h²/0.75), amt = 1.45 − 0.45e (h > 0) or 0.55 + 0.45e,
-///   x ← x + (LUMA·x)²·(x^(3 − 2amt) − x); contrast c: y = √clamp(LUMA·x, 10⁻⁸, 1),
-///   y′ = clamp(y + 3.4c·y(1 − y)(y − 0.5), 10⁻⁸, 1), x ← clamp(x·(y′/y)², 0, 1).
+/// Per pixel on linear sRGB, with the pixel's place in the stored image (the local light reads the
+/// stored `statistics.lightMap` there): local light → smart shadows → high-key → levels →
+/// highlights → contrast; each stage parameter is the law's auto value plus the user's offset.
 /// The light map (31 × 31 cells × 2 planes, row-major from the top-left, stretched over the
 /// stored image; cell j's centre at cu = (x + 0.5)/W·31 − 0.5 = j) is read through a separable
 /// normalised Gaussian of σ = 1 cell, evaluated once on a grid of 8 × 8 knots a cell and read
-/// bilinearly per pixel. Without a usable map (absent or malformed) stage 3a is left out and the
-/// note says so; the kernel is then per colour. `inputRawHighlights` and `auto` are ignored.
+/// bilinearly per pixel. Without a usable map (absent or malformed) the local light and smart
+/// shadows are left out and the note says so; the kernel is then per colour.
+/// `inputRawHighlights` and `auto` are ignored.
 package struct SmartTone: Equatable, Sendable {
     /// `inputLight`, −1…1.
     package var light: Double
@@ -220,7 +210,9 @@ extension SmartTone: ColourFilter, AAEAdjustmentFilter {
         guard all.contains(where: { abs($0) >= 0.001 }) else { return .identity }
         let p = parameters
         let model = SmartToneModel(p)
-        let law = "the seven stage parameters by a fitted law from the Light slider, the offsets and the photo's statistics"
+        let law = light < 0
+            ? "Light below 0 is not rendered, no render to fit it: the offsets only"
+            : "the seven stage parameters by a fitted law from the Light slider, the offsets and the photo's statistics"
         if let map = statistics?.lightMap {
             return ColourStage(kernel: .storedPositional(SmartToneKernel(model: model, map: SmoothedLightMap(map),
                                                                          space: options.workingSpace)),
@@ -234,100 +226,6 @@ extension SmartTone: ColourFilter, AAEAdjustmentFilter {
     }
 }
 
-/// The three stages' arithmetic (the doc comment of `SmartTone`), in Float on linear light.
-struct SmartToneModel: Sendable {
-    let localLight: Float, smartShadows: Float, brightness: Float
-    /// Stage 3c.1: whether the levels run, K/20 and 1/(2^(−2E) − K/20).
-    let levels: Bool, blackOffset: Float, exposureScale: Float
-    /// Stage 3c.2: whether it runs, and the exponent 3 − 2·amt.
-    let highlights: Bool, highlightPower: Float
-    /// Stage 3c.3: 3.4·contrast.
-    let contrast: Float
-
-    init(_ p: SmartToneParameters) {
-        (localLight, smartShadows, brightness) = (Float(p.localLight), Float(p.smartShadows), Float(p.brightness))
-        levels = p.exposure != 0 || p.black != 0
-        blackOffset = Float(p.black / 20)
-        exposureScale = Float(1 / (pow(2, -2 * p.exposure) - p.black / 20))
-        let h = p.highlights, e = exp(-h * h / 0.75)
-        let amount = h > 0 ? 1.45 - 0.45 * e : 0.55 + 0.45 * e
-        highlights = h != 0
-        highlightPower = Float(3 - 2 * amount)
-        contrast = Float(3.4 * p.contrast)
-    }
-
-    @inline(__always)
-    private static func clamp01(_ x: Float) -> Float { min(1, max(0, x)) }
-
-    /// Stage 3a on linear light in [0, 1], with the map's planes at the pixel.
-    @inline(__always)
-    func local(_ r: inout Float, _ g: inout Float, _ b: inout Float, b0: Float, b1: Float) {
-        let v = 3.4 * b0 - 1.2
-        // q = √x per channel, kept from the local contrast for the shadow step (nil: not yet).
-        var q: (Float, Float, Float)? = nil
-        if localLight != 0 {
-            let s = localLight * v
-            if s > 0 {
-                let k = 1.5 * s
-                r = Self.clamp01(r - k * r * (1 - r)); g = Self.clamp01(g - k * g * (1 - g)); b = Self.clamp01(b - k * b * (1 - b))
-            } else {
-                let k = 1.75 * s, kb = 1.55 * s
-                r = Self.clamp01(r - k * r * (1 - r)); g = Self.clamp01(g - k * g * (1 - g)); b = Self.clamp01(b - kb * b * (1 - b))
-            }
-            let (qr, qg, qb) = (r.squareRoot(), g.squareRoot(), b.squareRoot())
-            let pivot = max(b1, 0.5)
-            let y = ((r + g + b) * (1 / 3)).squareRoot()
-            let a = min(localLight, 0.5) * y * (1 - y)
-            // 0.8·a·(LUMA·q − P) + 0.2·a·(q − P), the luma part shared by the three channels.
-            let shared = 0.8 * a * (0.299 * qr + 0.587 * qg + 0.114 * qb - pivot) - 0.2 * a * pivot
-            let own = 0.2 * a
-            let n = (Self.clamp01(qr + shared + own * qr), Self.clamp01(qg + shared + own * qg), Self.clamp01(qb + shared + own * qb))
-            (r, g, b) = (n.0 * n.0, n.1 * n.1, n.2 * n.2)
-            q = n
-        }
-        if smartShadows != 0 {
-            let (qr, qg, qb) = q ?? (r.squareRoot(), g.squareRoot(), b.squareRoot())
-            let d = v < 0 ? v * v : 0
-            let gainRG = smartShadows * (2.75 * d + 0.1), gainB = smartShadows * (2.5 * d + 0.1)
-            @inline(__always) func lift(_ q: Float, _ gain: Float) -> Float {
-                let w = Self.clamp01(1 - q * 2.5)
-                let n = Self.clamp01(q + gain * w * w * q)
-                return n * n
-            }
-            (r, g, b) = (lift(qr, gainRG), lift(qg, gainRG), lift(qb, gainB))
-        }
-    }
-
-    /// Stages 3b and 3c on linear light.
-    @inline(__always)
-    func global(_ r: inout Float, _ g: inout Float, _ b: inout Float) {
-        (r, g, b) = (Self.clamp01(r), Self.clamp01(g), Self.clamp01(b))
-        if brightness != 0 {
-            @inline(__always) func key(_ x: Float) -> Float {
-                let d = x - 1
-                return (1 - brightness) * x + brightness * max(0, 1 - d * d).squareRoot()
-            }
-            (r, g, b) = (key(r), key(g), key(b))
-        }
-        if levels {
-            r = (r - blackOffset) * exposureScale; g = (g - blackOffset) * exposureScale; b = (b - blackOffset) * exposureScale
-        }
-        (r, g, b) = (Self.clamp01(r), Self.clamp01(g), Self.clamp01(b))
-        if highlights {
-            let lum = 0.299 * r + 0.587 * g + 0.114 * b, w = lum * lum
-            @inline(__always) func lift(_ x: Float) -> Float { x + w * (powf(x, highlightPower) - x) }
-            (r, g, b) = (lift(r), lift(g), lift(b))
-        }
-        if contrast != 0 {
-            let lum = min(1, max(1e-8, 0.299 * r + 0.587 * g + 0.114 * b))
-            let y = lum.squareRoot()
-            let n = min(1, max(1e-8, y + contrast * y * (1 - y) * (y - 0.5)))
-            let f = n * n / lum
-            (r, g, b) = (Self.clamp01(r * f), Self.clamp01(g * f), Self.clamp01(b * f))
-        }
-    }
-}
-
 /// SmartTone with its light map: position-dependent, run per pixel in the stored frame.
 private struct SmartToneKernel: StoredPositionalKernel {
     let model: SmartToneModel
@@ -336,7 +234,7 @@ private struct SmartToneKernel: StoredPositionalKernel {
 
     @inline(__always)
     private func run(_ r: inout Float, _ g: inout Float, _ b: inout Float, b0: Float, b1: Float) {
-        var (lr, lg, lb) = (min(1, max(0, space.linear(r))), min(1, max(0, space.linear(g))), min(1, max(0, space.linear(b))))
+        var (lr, lg, lb) = (space.linear(r), space.linear(g), space.linear(b))
         model.local(&lr, &lg, &lb, b0: b0, b1: b1)
         model.global(&lr, &lg, &lb)
         (r, g, b) = (space.working(fromLinear: lr), space.working(fromLinear: lg), space.working(fromLinear: lb))

@@ -1,67 +1,80 @@
 import Foundation
 
-/// The seven parameters of SmartTone's three stages (docs/spec/modern-adjustments.md §2): the one
+/// The seven parameters of SmartTone's stages (docs/spec/modern-adjustments.md §2): the one
 /// place where the edit's stored values become them. Nothing else computes them and no render
 /// feeds back into them, so that replacing the law is an edit of `SmartToneLaw.parameters` alone.
 struct SmartToneParameters: Equatable, Sendable {
-    /// Local light, stage 3a: strength of the light-map curve and of the local contrast.
+    /// Local light: strength of the light-map curve and of the local contrast.
     var localLight: Double
-    /// Stage 3a.4, the shadow lift.
+    /// The map-guided shadow lift (only a positive total runs).
     var smartShadows: Double
-    /// Stage 3b, the high-key blend.
+    /// The high-key stage.
     var brightness: Double
-    /// Stage 3c: levels (exposure, black), highlights, contrast.
+    /// Levels (exposure, black), highlights, contrast.
     var exposure: Double, black: Double, highlights: Double, contrast: Double
 }
 
 enum SmartToneLaw {
-    /// The law (docs/spec/modern-adjustments.md §2.3), from `inputLight` v, the photo's stored
-    /// `statistics` and the user's offsets only — never from a render:
+    /// Each stage parameter is its auto value plus the user's offset (modern-colour.md §7.1); the
+    /// auto values come from `inputLight` v and the photo's stored `statistics` only — never from
+    /// a render — and are all 0 at v = 0:
     ///
-    ///     ratio        = min(1, v / autoValue)           (1 when autoValue ≤ 0 or absent; v there when v < 0 [I])
-    ///     localLight   = 0.97 · localAutoValue · ratio
-    ///     smartShadows = −0.32 · localLight
-    ///     brightness   = 0.075 · v
+    ///     ratio        = min(1, v / autoValue)           (1 when autoValue ≤ 0 or absent)
+    ///     localLight   = 1.10 · localAutoValue · ratio    (localAutoValue absent: v)
+    ///     brightness   = 0.071 · v
+    ///     contrast     = 0.086 · v
     ///     exposure     = max(0, −0.5 · log2(whitePoint))  (levels: a white point below 1 lifted to 1)
     ///     black        = 20 · blackPoint                  (levels: blackPoint to 0)
-    ///     highlights   = −8.4 · exposure
-    ///     contrast     = 0.08 · v
+    ///     smartShadows = highlights = 0
     ///
-    /// then each parameter plus its offset (offsetLocalLight, offsetShadows, offsetBrightness,
-    /// offsetExposure, offsetBlackPoint, offsetHighlights, offsetContrast).
+    /// then + offsetLocalLight, offsetShadows, offsetBrightness, offsetExposure, offsetBlackPoint,
+    /// offsetHighlights, offsetContrast.
     ///
-    /// The five constants 0.97, −0.32, 0.075, −8.4, 0.08 were fitted jointly on the three SmartTone
-    /// renders (7783E8E6, IMG_3092, IMG_1994) [fitted]; the levels are exactly those implied by the
-    /// stored black and white points [V: a free fit landed on them]; the highlight coupling is
-    /// learned from IMG_1994 alone [I]. Missing statistics [I, no render]: localAutoValue absent →
-    /// v stands for it; whitePoint or blackPoint absent → that level is 0. The levels (exposure,
-    /// black, and so the highlights) are applied only for v > 0 [I: every render has v > 0; a
-    /// darkening slider is not assumed to auto-level].
+    /// Why these and no more: the three constants 1.10, 0.071, 0.086 were fitted jointly on the
+    /// five shared renders with a Light slider (three of the HEIC 7783E8E6, IMG_1994, 3A71DE26;
+    /// scripts/research/law7.py, variant A) [fitted]. Left-one-photo-out, each photo's render
+    /// stays 8.7 dB or more above the unedited photo (modern-adjustments.md §2.3); laws with a
+    /// fourth or fifth constant (highlights or exposure per v) fitted the renders better and
+    /// carried to a left-out photo worse, the constants trading off with each other. The levels
+    /// are the stored black and white points themselves [V: a free fit lands on them]. The
+    /// per-render fits put localLight at 0.82–0.93 · localAutoValue · ratio on every render, so
+    /// it follows Photos' own local auto value. A fitted smart-shadows amount came out negative
+    /// on every render, i.e. the plain shadow adjustment that is not modelled (§7.1): 0.
+    ///
+    /// Negative v [no render in any shared set; a law for it was not found (modern-colour.md
+    /// §7.7)]: the auto values are 0 — only the offsets render — so a Light-only edit below 0 is
+    /// never further from Apple's render than the unedited photo; the note says so.
     static func parameters(light: Double, offsetExposure: Double, offsetContrast: Double, offsetBrightness: Double,
                            offsetShadows: Double, offsetHighlights: Double, offsetBlackPoint: Double,
                            offsetLocalLight: Double, statistics: SmartToneStatistics?) -> SmartToneParameters {
-        let v = light
-        let auto = statistics?.autoValue ?? 0
-        let ratio = auto > 0 ? min(1, v / auto) : (v > 0 ? 1 : v)
-        let localAuto = statistics?.localAutoValue ?? v
-        let localLight = v == 0 ? 0 : c.localLight * localAuto * ratio
-        let levels = v > 0
-        let white = statistics?.whitePoint ?? 1
-        let exposure = levels && white > 0 ? max(0, -0.5 * log2(white)) : 0
-        let black = levels ? c.black * (statistics?.blackPoint ?? 0) : 0
-        return SmartToneParameters(localLight: localLight + offsetLocalLight,
-                                   smartShadows: c.smartShadows * localLight + offsetShadows,
-                                   brightness: c.brightness * v + offsetBrightness,
-                                   exposure: exposure + offsetExposure,
-                                   black: black + offsetBlackPoint,
-                                   highlights: c.highlights * exposure + offsetHighlights,
-                                   contrast: c.contrast * v + offsetContrast)
+        let auto = autoValues(light: light, statistics: statistics)
+        return SmartToneParameters(localLight: auto.localLight + offsetLocalLight,
+                                   smartShadows: auto.smartShadows + offsetShadows,
+                                   brightness: auto.brightness + offsetBrightness,
+                                   exposure: auto.exposure + offsetExposure,
+                                   black: auto.black + offsetBlackPoint,
+                                   highlights: auto.highlights + offsetHighlights,
+                                   contrast: auto.contrast + offsetContrast)
     }
 
-    /// The law's constants: localLight per localAutoValue, smartShadows per localLight,
-    /// brightness and contrast per inputLight, black per blackPoint, highlights per exposure
-    /// (`exposure` unused: it is the white point's level).
-    static let coefficients = SmartToneParameters(localLight: 0.97, smartShadows: -0.32, brightness: 0.075,
-                                                  exposure: 0, black: 20, highlights: -8.4, contrast: 0.08)
-    private static var c: SmartToneParameters { coefficients }
+    /// The auto values alone (the law above without the offsets).
+    static func autoValues(light v: Double, statistics: SmartToneStatistics?) -> SmartToneParameters {
+        guard v > 0 else {
+            return SmartToneParameters(localLight: 0, smartShadows: 0, brightness: 0, exposure: 0, black: 0, highlights: 0, contrast: 0)
+        }
+        let auto = statistics?.autoValue ?? 0
+        let ratio = auto > 0 ? min(1, v / auto) : 1
+        let localAuto = statistics?.localAutoValue ?? v
+        let white = statistics?.whitePoint ?? 1
+        return SmartToneParameters(localLight: localLight * localAuto * ratio, smartShadows: 0,
+                                   brightness: brightness * v,
+                                   exposure: white > 0 ? max(0, -0.5 * log2(white)) : 0,
+                                   black: 20 * (statistics?.blackPoint ?? 0),
+                                   highlights: 0,
+                                   contrast: contrast * v)
+    }
+
+    /// The fitted constants: localLight per localAutoValue · ratio, brightness and contrast per
+    /// inputLight.
+    static let localLight = 1.10, brightness = 0.071, contrast = 0.086
 }

@@ -21,8 +21,8 @@ import Foundation
 /// - `neutralGray` (`grayY`, `grayI`, `grayQ`, `grayWarmth`), the eyedropper: **approximate**.
 ///   The picked grey is taken as YIQ of v = linear^¼ (the space of `CIFaceBalance`'s kernel) [I];
 ///   its linear colour G = (YIQ→RGB)⁴ gets gains g_c = lum(G) / G_c (clamped to 1/8…8), so it
-///   becomes a neutral grey of the same luminance; then `grayWarmth` (−1…1, 0 neutral [I]) warms
-///   it like `warmTemp`.
+///   becomes a neutral grey; then `grayWarmth` (−1…1, 0 neutral [I]) warms it like `warmTemp`;
+///   the gains are then divided by their Rec. 709 luminance, so a grey keeps its luminance.
 ///
 /// Every gain kernel multiplies linear light, so black stays black and any neutral grey stays
 /// grey when the settings are neutral (the read returns nil then).
@@ -57,7 +57,12 @@ package struct WhiteBalance: Equatable, Sendable {
             let luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
             func gain(_ c: Double) -> Double { c > 0 ? min(8, max(0.125, luminance / c)) : 8 }
             let warm = Self.gains(warmth: warmth, tint: 0)
-            return (gain(r) * warm.0, gain(g) * warm.1, gain(b) * warm.2)
+            let raw = (gain(r) * warm.0, gain(g) * warm.1, gain(b) * warm.2)
+            // A white balance moves colour, not exposure: scaled so that a grey keeps its luminance,
+            // as the other kinds are (unscaled, a strongly tinted pick brightened every grey up to
+            // 2.4×, which no white-balance slider does).
+            let scale = 0.2126 * raw.0 + 0.7152 * raw.1 + 0.0722 * raw.2
+            return (raw.0 / scale, raw.1 / scale, raw.2 / scale)
         }
     }
 
