@@ -201,7 +201,10 @@ struct BatchCommand: ParsableCommand {
         // Each render decodes a HEIC's tiles with its share of the cores; given one, it holds one
         // tile row at a time instead of two, which bounds the batch's memory by the rows in flight.
         renderer.heicDecodingThreads = max(1, ProcessInfo.processInfo.activeProcessorCount / workers)
-        let job = BatchRunner(renderer: renderer, editSource: limits.editSource, planner: limits.planner,
+        // The walk found each photo's edit where its layout keeps it: not looked for again per photo.
+        var editSource = limits.editSource
+        editSource.findsLayoutEdits = false
+        let job = BatchRunner(renderer: renderer, editSource: editSource, planner: limits.planner,
                               size: size.request, format: format, quality: quality,
                               pngCompression: PNGCompression(level: pngCompression)!, metadata: metadata.options,
                               xmpDir: xmpDir, skipExisting: skipExisting, unedited: unedited, appleRender: appleRender, update: update,
@@ -283,8 +286,8 @@ struct BatchCommand: ParsableCommand {
                       (made[.otherCopy] ?? 0, "other picture", "other pictures")].filter { $0.0 > 0 }
         if !copies.isEmpty { plain.append("copied " + copies.map { count($0.0, $0.1, $0.2) }.joined(separator: " and ")) }
         if missingCount > 0 {
-            plain.append("\(count(missingCount, "asset has", "assets have")) no original on disk (named above"
-                + (json ? " and in the missing records)" : "; --json lists them)"))
+            plain.append("\(count(missingCount, "asset has", "assets have")) no original on disk "
+                + (json ? "(named in the missing records)" : quiet ? "(--json lists them)" : "(named above; --json lists them)"))
         }
         if !plain.isEmpty { progress.message("adjust: " + plain.joined(separator: "; ")) }
         let tally = job.appleRenderTally.withLock { $0 }

@@ -50,7 +50,7 @@ struct FidelityCommand: ParsableCommand {
         is approximate), then "summary" with the photos compared, how many are worse, mean PSNR, \
         mean unedited PSNR, mean gain and minimum NCC (means over compared photos with a finite \
         figure). With --json \
-        one JSON object per photo, in the order found: {"original", "edit", "appleRender", \
+        one JSON object per photo, in the order found: {"original", "name" (a library photo's original file name), "edit", "appleRender", \
         "layout" (photos-library, iphone, adjustments-folder, sidecar), "status" (ok, worse, \
         no-render, no-edit, no-original, other-format, failed), "adjustments" [identifiers, and \
         "metadata.orientation N"], "notReplayed" [...], "size" {"ours", "apple" ([w, h]), \
@@ -264,7 +264,7 @@ private final class FidelityOutput: Sendable {
         var best: [String: String] = [:]
         for (unknown, name) in report.best { best[unknown.rawValue] = name }
         var object: [String: Any] = [
-            "original": null(report.original), "edit": null(report.edit), "appleRender": null(report.appleRender),
+            "original": null(report.original), "name": null(report.name), "edit": null(report.edit), "appleRender": null(report.appleRender),
             "layout": report.layout.rawValue,
             "status": report.statusName,
             "adjustments": report.adjustments,
@@ -326,7 +326,8 @@ private final class FidelityOutput: Sendable {
     /// A few aligned lines: the photo and its figures; what the edit holds; one line per reading
     /// of each unknown tested; what was not replayed or is approximate.
     static func text(_ report: FidelityReport) -> String {
-        let name = report.original ?? report.edit ?? "?"
+        // The user's name for a library's photo (its path is in the JSON), else the path.
+        let name = report.name ?? report.original ?? report.edit ?? "?"
         guard report.status == .compared else {
             let why = report.error.map { ": " + oneLine(Diagnostics.message($0)) } ?? report.note.map { ": " + $0 } ?? ""
             return "\(name)  \(report.status.rawValue)\(why)"

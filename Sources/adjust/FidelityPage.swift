@@ -63,7 +63,7 @@ enum FidelityPage {
             page += "<div class=\"photo\" id=\"not-compared\"><h2>Not compared</h2>\n<table>\n<tr><th>photo</th><th>layout</th><th>status</th><th>why</th></tr>\n"
             for report in skipped {
                 let why = report.error.map { Diagnostics.message($0) } ?? report.note ?? ""
-                page += "<tr class=\"status-\(escape(report.status.rawValue))\"><td>\(escape(report.original ?? report.edit ?? "?"))</td>"
+                page += "<tr class=\"status-\(escape(report.status.rawValue))\"><td>\(escape(report.name ?? report.original ?? report.edit ?? "?"))</td>"
                     + "<td>\(escape(report.layout.rawValue))</td><td>\(escape(report.status.rawValue))</td><td>\(escape(why))</td></tr>\n"
             }
             page += "</table></div>\n"
@@ -73,7 +73,7 @@ enum FidelityPage {
     }
 
     private static func section(_ report: FidelityReport) -> String {
-        var html = "<div class=\"photo\">\n<h2>\(escape(report.original ?? "?"))</h2>\n"
+        var html = "<div class=\"photo\">\n<h2>\(escape(report.name ?? report.original ?? "?"))</h2>\n"
         html += "<div class=\"images\">\n"
         if let thumbnails = report.thumbnails {
             html += figure(thumbnails.ours, "adjust’s render (\(report.ourSize?.description ?? "?"))")

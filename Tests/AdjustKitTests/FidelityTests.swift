@@ -214,6 +214,7 @@ final class FidelityTests: XCTestCase {
         ])
         XCTAssertEqual(photos.last?["status"] as? String, "no-original", "the edit without its original last")
         XCTAssertTrue(photos.allSatisfy { $0["layout"] as? String == "photos-library" })
+        XCTAssertEqual(byUUID["E9BC5C36"]?["name"] as? String, "wedding.jpg", "the user's name beside the path (issue 29)")
         let crop = try XCTUnwrap(byUUID["E9BC5C36"])
         XCTAssertEqual(crop["adjustments"] as? [String], ["Crop"])
         XCTAssertEqual(crop["notReplayed"] as? [String], [])

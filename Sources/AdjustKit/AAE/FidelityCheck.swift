@@ -80,6 +80,9 @@ package struct FidelityReport: Sendable {
     }
 
     package var original: String?
+    /// The photo as the user knows it, where that is not its path: a library asset's original
+    /// file name (`IMG_3092.heic`, not `originals/7/7783E8E6-….heic`).
+    package var name: String?
     package var edit: String?
     package var appleRender: String?
     /// The layout the three were found in.
@@ -187,6 +190,7 @@ package struct FidelityCheck: Sendable {
     package func check(_ found: FoundPhoto) -> FidelityReport {
         var report = FidelityReport(original: found.original, edit: found.edit, appleRender: found.appleRender,
                                     layout: found.layout, status: .failed, note: found.note)
+        report.name = found.name == (found.original ?? found.edit ?? "") || found.name.isEmpty ? nil : found.name
         if let failure = found.failure { report.error = failure; return report }
         guard let original = found.original else { report.status = .noOriginal; return report }
         guard let editPath = found.edit else { report.status = .noEdit; return report }

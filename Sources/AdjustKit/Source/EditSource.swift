@@ -80,6 +80,9 @@ package struct EditSource: Sendable {
     private let folderNames = FolderNameIndex()
     /// False for a source that finds no edit for any photo (`EditSource.none`).
     package var searches = true
+    /// False where the caller's walk already looked where a library or a backup keeps a photo's
+    /// edit (`PhotoWalker`): a batch of 20 000 library photos then lists no folder per photo.
+    package var findsLayoutEdits = true
 
     /// A source for which every photo has no edit: for images that are finished renders (Apple's
     /// own render of an edit), whose metadata must not be taken for an edit.

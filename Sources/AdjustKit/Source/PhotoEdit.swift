@@ -66,7 +66,7 @@ public struct PhotoEdit: Sendable {
         let edit: LoadedEdit
         if let editPath {
             edit = try editSource.load(editFile: editPath)
-        } else if editSource.searches, let layoutEdit = PhotoWalker.layoutEdit(ofOriginal: imagePath) {
+        } else if editSource.searches, editSource.findsLayoutEdits, let layoutEdit = PhotoWalker.layoutEdit(ofOriginal: imagePath) {
             // A library's or backup's original: its edit is where the layout keeps it, not beside it.
             edit = try editSource.load(editFile: layoutEdit)
         } else {

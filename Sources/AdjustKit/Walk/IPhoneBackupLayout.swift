@@ -27,7 +27,7 @@ package enum IPhoneBackupLayout {
     }
 
     /// The companions of the photo at `path` (in `Media/DCIM/…`), `names` its folder's entries.
-    static func companions(ofOriginal path: String, mediaRoot root: String, names: [String]) -> Companions {
+    static func companions(ofOriginal path: String, mediaRoot root: String, names: FolderNames) -> Companions {
         var beside = DCIMLayout.companions(ofOriginal: path, names: names)
         let adjustments = adjustmentsFolder(ofOriginal: path, mediaRoot: root)
         guard LayoutPath.isFolder(adjustments) else { return beside }

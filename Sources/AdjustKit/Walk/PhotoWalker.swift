@@ -57,7 +57,7 @@ package struct PhotoWalker: Sendable {
     /// disk says: a library's `originals/H/`, an iPhone's `DCIM/1xxAPPLE/` with its `Mutations`
     /// folder, an `Adjustments` folder, or else the names beside it.
     package static func photo(forOriginal path: String) -> FoundPhoto {
-        photo(forOriginal: path, names: LayoutPath.names(in: LayoutPath.folder(of: path)))
+        photo(forOriginal: path, names: FolderNames(LayoutPath.names(in: LayoutPath.folder(of: path))))
     }
 
     /// The edit a library or an iPhone backup keeps for the original at `path` away from it (a
@@ -75,16 +75,17 @@ package struct PhotoWalker: Sendable {
         return nil
     }
 
-    static func photo(forOriginal path: String, names: [String]) -> FoundPhoto {
+    static func photo(forOriginal path: String, names: FolderNames) -> FoundPhoto {
         if let root = PhotosLibraryLayout.libraryRoot(ofOriginal: path) {
             return PhotosLibraryLayout.found(photoAt: path, uuid: LayoutNames.stem(path), root: root)
         }
         let companions: Companions, layout: PhotoLayout
         if let root = IPhoneBackupLayout.mediaRoot(ofOriginal: path) {
             (companions, layout) = (IPhoneBackupLayout.companions(ofOriginal: path, mediaRoot: root, names: names), .iPhone)
-        } else if DCIMLayout.isAdjustmentsFolder(names),
-                  names.filter({ LayoutNames.isPhotoName($0) && !LayoutNames.isFullSizeRenderName($0) }).count == 1 {
-            (companions, layout) = (DCIMLayout.adjustmentsCompanions(in: LayoutPath.folder(of: path), names: names), .adjustmentsFolder)
+        } else if names.named(LayoutNames.adjustmentsPlist) != nil, DCIMLayout.isAdjustmentsFolder(names.names),
+                  names.names.filter({ LayoutNames.isPhotoName($0) && !LayoutNames.isFullSizeRenderName($0) }).count == 1 {
+            (companions, layout) = (DCIMLayout.adjustmentsCompanions(in: LayoutPath.folder(of: path), names: names.names),
+                                    .adjustmentsFolder)
         } else {
             (companions, layout) = (DCIMLayout.companions(ofOriginal: path, names: names), .sidecar)
         }
@@ -100,6 +101,8 @@ package struct PhotoWalker: Sendable {
         let excluded: Set<FileIdentity>
         private var seen = Set<FileIdentity>()
         private var visited = Set<FileIdentity>()
+        /// The folders of files named on the command line, each indexed once with the names given.
+        private var namedFolders: [String: FolderNames] = [:]
 
         init(includeTrashed: Bool, excluded: Set<FileIdentity>) {
             (self.includeTrashed, self.excluded) = (includeTrashed, excluded)
@@ -132,8 +135,10 @@ package struct PhotoWalker: Sendable {
         /// named or beside it), a file to copy, or counted by kind — so `batch *` in a DCIM folder
         /// is `batch .`.
         mutating func namedFile(_ path: String, among named: Set<String>) {
-            let folderNames = LayoutPath.names(in: LayoutPath.folder(of: path))
-            file(path, relative: LayoutPath.name(of: path), names: folderNames, among: Set(folderNames).union(named))
+            let folder = LayoutPath.folder(of: path)
+            let names = namedFolders[folder] ?? FolderNames(Array(Set(LayoutPath.names(in: folder)).union(named)).sorted())
+            namedFolders[folder] = names
+            file(path, relative: LayoutPath.name(of: path), names: names)
         }
 
         /// A folder, walked; a library or an iPhone `Media` folder by its own rules.
@@ -158,31 +163,30 @@ package struct PhotoWalker: Sendable {
                 if status.st_mode & S_IFMT == S_IFDIR { folders.append(name) } else if status.st_mode & S_IFMT == S_IFREG { files.append(name) }
             }
             if DCIMLayout.isAdjustmentsFolder(files) { adjustmentsFolder(folder, relative: relative, files: files) } else {
-                let among = Set(files)
-                for name in files { file(LayoutPath.join(folder, name), relative: LayoutPath.under(relative, name), names: files, among: among) }
+                let names = FolderNames(files)
+                for name in files { file(LayoutPath.join(folder, name), relative: LayoutPath.under(relative, name), names: names) }
             }
             for name in folders { self.folder(LayoutPath.join(folder, name), relative: LayoutPath.under(relative, name)) }
         }
 
-        /// One file of a plain folder (or named): `names` its folder's entries, `among` the names it
-        /// is judged against (its folder's, and those named with it).
-        private mutating func file(_ path: String, relative: String, names: [String], among: Set<String>) {
+        /// One file of a plain folder (or named): `names` its folder's entries (and, for a file
+        /// named, those named with it), which it is paired and judged against.
+        private mutating func file(_ path: String, relative: String, names: FolderNames) {
             let name = LayoutPath.name(of: path)
             if LayoutNames.isPhotoName(name) {
-                if DCIMLayout.isRender(name, among: among) { result.counts.appleRenders += 1; return }
+                if DCIMLayout.isRender(name, among: names) { result.counts.appleRenders += 1; return }
                 var photo = PhotoWalker.photo(forOriginal: path, names: names)
                 photo.relativePath = relative
                 add(photo)
             } else if LayoutNames.isVideoName(name) {
-                if LayoutNames.isAppleRenderName(name), DCIMLayout.isRender(name, among: among)
-                    || DCIMLayout.isMotion(LayoutNames.cameraPrefix + name.dropFirst(LayoutNames.renderPrefix.count), among: among) {
+                if LayoutNames.isAppleRenderName(name), DCIMLayout.isRender(name, among: names)
+                    || DCIMLayout.isMotion(LayoutNames.cameraPrefix + name.dropFirst(LayoutNames.renderPrefix.count), among: names) {
                     result.counts.appleRenders += 1   // IMG_E1234.MOV: the edited motion or video
                     return
                 }
-                let motion = DCIMLayout.isMotion(name, among: among)
-                let render = names.first {
-                    LayoutNames.isVideoName($0) && LayoutNames.renderedStem(ofRender: $0) == LayoutNames.stem(name).lowercased()
-                }
+                let motion = DCIMLayout.isMotion(name, among: names)
+                let render = DCIMLayout.renderStem(of: LayoutNames.stem(name).lowercased())
+                    .flatMap { names.withStem($0).first(where: LayoutNames.isVideoName) }
                 add(FoundFile(path: path, kind: motion ? .motion : .video, relativePath: relative, name: path,
                               appleRender: render.map { LayoutPath.join(LayoutPath.folder(of: path), $0) },
                               edit: motion ? nil : DCIMLayout.companions(ofOriginal: path, names: names).edit))
@@ -210,7 +214,7 @@ package struct PhotoWalker: Sendable {
                     : "\(photos.count) photos beside Adjustments.plist: cannot tell which is the original",
                                                 relativePath: relative, name: folder))
                 if photos.count > 1 { for name in photos { file(LayoutPath.join(folder, name), relative: LayoutPath.under(relative, name),
-                                                                 names: [], among: []) } }
+                                                                 names: FolderNames([])) } }
                 return
             }
             var photo = FoundPhoto(original: LayoutPath.join(folder, photos[0]), edit: companions.edit,

@@ -30,10 +30,15 @@ package enum PhotosLibraryLayout {
     /// edit (`UUID.plist`, else the camera-time `UUID_5.aae`), Photos' render, its motion and
     /// edited motion.
     static func companions(ofUUID uuid: String, root: String) -> Companions {
+        var folders = FolderIndex()
+        return companions(ofUUID: uuid, root: root, folders: &folders)
+    }
+
+    static func companions(ofUUID uuid: String, root: String, folders: inout FolderIndex) -> Companions {
         let hash = String(uuid.prefix(1))
         let renders = LayoutPath.join(root, LayoutNames.libraryRenders + "/" + hash)
         let originals = LayoutPath.join(root, LayoutNames.libraryOriginals + "/" + hash)
-        let renderNames = LayoutPath.names(in: renders), originalNames = LayoutPath.names(in: originals)
+        let renderNames = folders.names(in: renders, of: uuid), originalNames = folders.names(in: originals, of: uuid)
         func render(_ suffix: String, _ accepts: (String) -> Bool) -> String? {
             renderNames.first { accepts($0) && LayoutNames.stem($0) == uuid + suffix }.map { LayoutPath.join(renders, $0) }
         }
@@ -57,6 +62,7 @@ package enum PhotosLibraryLayout {
     /// on disk listed; the files of `originals/` no row names, by their UUID names. Without a
     /// readable database, the files of `originals/` by their UUID names (said once).
     static func walk(_ root: String, relative: String, into walk: inout PhotoWalker.State) {
+        var folders = FolderIndex()
         var covered = Set<String>()   // originals/H/NAME already accounted for
         var withOriginal = Set<String>()   // UUIDs whose original is on disk (in the trash or not)
         do {
@@ -67,11 +73,11 @@ package enum PhotosLibraryLayout {
                 if let path = asset.originalPath(inLibrary: root) { covered.insert(path) }
                 if case .inLibrary = asset.original {
                     let hash = String(asset.uuid.prefix(1)), folder = LayoutPath.join(root, LayoutNames.libraryOriginals + "/" + hash)
-                    for name in LayoutPath.names(in: folder) where LayoutNames.stem(name).hasPrefix(asset.uuid + "_") {
+                    for name in folders.names(in: folder, of: asset.uuid) where LayoutNames.stem(name).hasPrefix(asset.uuid + "_") {
                         covered.insert(LayoutPath.join(folder, name))   // its motion and camera-time adjustments
                     }
                 }
-                switch add(asset, stem: names.stem(forUUID: asset.uuid), root: root, relative: relative, into: &walk) {
+                switch add(asset, stem: names.stem(forUUID: asset.uuid), root: root, relative: relative, folders: &folders, into: &walk) {
                 case .comesOut: (_, _) = (comesOut.insert(asset.uuid), withOriginal.insert(asset.uuid))
                 case .leftOut: withOriginal.insert(asset.uuid)
                 case .missing: break
@@ -98,11 +104,11 @@ package enum PhotosLibraryLayout {
                 let rel = LayoutPath.under(relative, name)
                 withOriginal.insert(stem)
                 if LayoutNames.isPhotoName(name) {
-                    var photo = found(photoAt: path, uuid: stem, root: root)
+                    var photo = found(photoAt: path, uuid: stem, root: root, folders: &folders)
                     (photo.relativePath, photo.name) = (rel, path)
                     walk.add(photo)
                 } else if LayoutNames.isVideoName(name) || LayoutNames.isOtherPictureName(name) {
-                    let companions = companions(ofUUID: stem, root: root)
+                    let companions = companions(ofUUID: stem, root: root, folders: &folders)
                     walk.add(FoundFile(path: path, kind: LayoutNames.isVideoName(name) ? .video : .otherPicture, relativePath: rel,
                                        name: path, appleRender: companions.appleRender, edit: companions.edit))
                 } else {
@@ -118,7 +124,7 @@ package enum PhotosLibraryLayout {
 
     /// One asset row: it comes out, or is left out (the trash), or its original is missing.
     private static func add(_ asset: PhotosLibraryAsset, stem: String, root: String, relative: String,
-                            into walk: inout PhotoWalker.State) -> Outcome {
+                            folders: inout FolderIndex, into walk: inout PhotoWalker.State) -> Outcome {
         let userName = asset.originalFileName ?? asset.fileName ?? asset.uuid
         guard let path = asset.originalPath(inLibrary: root), LayoutPath.isFile(path) else {
             // A trashed asset without its original is nothing the user would miss.
@@ -130,7 +136,7 @@ package enum PhotosLibraryLayout {
         if asset.isTrashed, !walk.includeTrashed { walk.result.counts.trashed += 1; return .leftOut }
         let ext = (path as NSString).pathExtension
         let rel = LayoutPath.under(relative, stem + (ext.isEmpty ? "" : "." + ext))
-        let companions = companions(ofUUID: asset.uuid, root: root)
+        let companions = companions(ofUUID: asset.uuid, root: root, folders: &folders)
         if asset.kind == .video || LayoutNames.isVideoName(path) {
             walk.add(FoundFile(path: path, kind: .video, relativePath: rel, name: userName,
                                appleRender: companions.appleRender.flatMap { LayoutNames.isVideoName($0) ? $0 : nil },
@@ -141,7 +147,7 @@ package enum PhotosLibraryLayout {
             walk.add(FoundFile(path: path, kind: .otherPicture, relativePath: rel, name: userName))
             return .comesOut
         }
-        var photo = found(photoAt: path, uuid: asset.uuid, root: root)
+        var photo = found(photoAt: path, uuid: asset.uuid, root: root, folders: &folders)
         (photo.relativePath, photo.name, photo.libraryAsset) = (rel, userName, asset)
         walk.add(photo)
         if let motion = photo.motion {
@@ -155,7 +161,12 @@ package enum PhotosLibraryLayout {
 
     /// The photo at `path`, the original of asset `uuid`, with its companions.
     static func found(photoAt path: String, uuid: String, root: String) -> FoundPhoto {
-        let companions = companions(ofUUID: uuid, root: root)
+        var folders = FolderIndex()
+        return found(photoAt: path, uuid: uuid, root: root, folders: &folders)
+    }
+
+    static func found(photoAt path: String, uuid: String, root: String, folders: inout FolderIndex) -> FoundPhoto {
+        let companions = companions(ofUUID: uuid, root: root, folders: &folders)
         var photo = FoundPhoto(original: path, edit: companions.edit,
                                appleRender: companions.appleRender.flatMap { LayoutNames.isPhotoName($0) ? $0 : nil },
                                layout: .photosLibrary)
@@ -168,13 +179,14 @@ package enum PhotosLibraryLayout {
     private static func countRenders(_ root: String, withOriginal: Set<String>, walk: inout PhotoWalker.State) {
         let renders = LayoutPath.join(root, LayoutNames.libraryRenders)
         for hash in LayoutPath.names(in: renders) {
-            for name in LayoutPath.names(in: LayoutPath.join(renders, hash)) {
+            let folderNames = LayoutPath.names(in: LayoutPath.join(renders, hash))
+            for name in folderNames {
                 let stem = LayoutNames.stem(name)
                 if LayoutNames.lowerExtension(name) == "plist" {
                     if !stem.contains("_"), !withOriginal.contains(stem) {
                         walk.result.counts.editsWithoutOriginal += 1
                         let folder = LayoutPath.join(renders, hash)
-                        let render = LayoutPath.names(in: folder).first {
+                        let render = folderNames.first {
                             LayoutNames.isPhotoName($0) && LayoutNames.stem($0) == stem + LayoutNames.libraryPhotoRenderSuffix
                         }
                         // Named among the missing assets already when the database lists it.
@@ -192,5 +204,23 @@ package enum PhotosLibraryLayout {
                 }
             }
         }
+    }
+}
+
+/// The files of a library's `originals/H/` and `resources/renders/H/` folders, each folder listed
+/// once and its names grouped by the UUID they start with (`UUID.jpeg`, `UUID_3.mov`,
+/// `UUID_1_201_a.jpeg`): a walk of 20 000 assets lists 32 folders, not 40 000.
+struct FolderIndex {
+    private var folders: [String: [Substring: [String]]] = [:]
+
+    /// The names in `folder` that start with `uuid` (then `.` or `_`), sorted.
+    mutating func names(in folder: String, of uuid: String) -> [String] {
+        if let groups = folders[folder] { return groups[Substring(uuid)] ?? [] }
+        var groups: [Substring: [String]] = [:]
+        for name in LayoutPath.names(in: folder) {
+            groups[name.prefix { $0 != "_" && $0 != "." }, default: []].append(name)
+        }
+        folders[folder] = groups
+        return groups[Substring(uuid)] ?? []
     }
 }
