@@ -78,6 +78,41 @@ final class PortraitDepthTests: XCTestCase {
         XCTAssertNotEqual(topLeft * 255, 157, accuracy: 0.5, "read from the top-left: other rows, another median")
     }
 
+    /// The portrait-effects matte (no sample has one: this is the only check of that path). A
+    /// synthetic portrait: far background on the left half, at the focus plane on the right, a
+    /// striped pattern throughout. Without a matte the left half is blurred and the right kept; a
+    /// matte of 1 on the left keeps the left as it is too, and a matte of 0 changes nothing.
+    func testAPortraitMatteKeepsThePersonSharp() {
+        let size = PixelSize(width: 200, height: 120)
+        let image = RGBFloatImage(size: size, pixels: (0..<size.pixelCount).flatMap { i -> [Float] in
+            let v: Float = (i % size.width) % 4 < 2 ? 0.8 : 0.1
+            return [v, v, v]
+        })
+        // Disparity plane 8 × 6: 0 (far) on the left half, 0.6 on the right; the focus at 0.6.
+        let plane = (0..<48).map { $0 % 8 < 4 ? Float(0) : 0.6 }
+        let halves = (0..<48).map { $0 % 8 < 4 ? Float(1) : 0 }
+        func render(matte: [Float]?) -> RGBFloatImage {
+            var depth = DepthMap(size: PixelSize(width: 8, height: 6), values: plane, disparityRange: 0.140991...6.15625)
+            depth.matte = matte.map { PortraitMatte(size: PixelSize(width: 8, height: 6), values: $0) }
+            let law = DepthBlurLaw(longSide: 200, aperture: 2.8, pixelScale: 1)
+            let kernel = LayeredDepthBlur(depth: depth, focus: depth.disparity(ofValue: 0.6), law: law, imageSize: size, space: .linear)
+            var out = image
+            kernel.apply(to: &out)
+            return out
+        }
+        func changed(_ a: RGBFloatImage, columns: Range<Int>) -> Float {
+            var most: Float = 0
+            for y in 0..<size.height { for x in columns { most = max(most, abs(a.pixels[(y * size.width + x) * 3] - image.pixels[(y * size.width + x) * 3])) } }
+            return most
+        }
+        let plain = render(matte: nil)
+        XCTAssertGreaterThan(changed(plain, columns: 0..<80), 0.2, "the far half is blurred")
+        XCTAssertEqual(changed(plain, columns: 120..<200), 0, "the focus half is kept")
+        let person = render(matte: halves)
+        XCTAssertEqual(changed(person, columns: 0..<80), 0, "the matte keeps the person sharp")
+        XCTAssertEqual(render(matte: [Float](repeating: 0, count: 48)), plain, "a matte of 0 changes nothing")
+    }
+
     // MARK: measures
 
     private static func render(edit: String) throws -> (image: RGBA8Image, approximations: [String]) {
