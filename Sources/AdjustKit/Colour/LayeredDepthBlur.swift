@@ -16,9 +16,10 @@ import Foundation
 /// large: up to 2 % of the long side), with a two-pass box per axis per layer standing for the
 /// disc (a Gaussian of σ = r/2, which depth-effect.md §6 measures ≈ 0.1 dB from the disc), and
 /// read back bilinearly; only the sharp layer, the membership and the grain run per pixel. The
-/// cells' sums and the boxes are integers (value·2¹⁴), exact in any order, and the cells are
-/// aligned to the image, so a pixel's result does not depend on which rows or columns a run
-/// covers (`NeighbourhoodKernel`'s contract).
+/// cells' sums and the boxes' running sums are integers (value·2¹⁴), exact in any order, every
+/// other step is the same arithmetic wherever it runs, and the cells are aligned to the image, so
+/// a pixel's result does not depend on which rows or columns a run covers
+/// (`NeighbourhoodKernel`'s contract).
 struct LayeredDepthBlur: NeighbourhoodKernel {
     let depth: DepthMap
     /// The focus plane's disparity, 1/m.
@@ -170,10 +171,22 @@ struct LayeredDepthBlur: NeighbourhoodKernel {
         let (dw, dh, nw, nh) = (downX.count, downY.count, needX.count, needY.count)
 
         // 1. Each slot's premultiplied linear light and coverage, summed over each cell (fixed point).
+        // A slot's cells are allocated when a pixel first falls in it: a band of rows holds a few
+        // of the layers only.
         let cellInts = dw * dh * 4
-        let down = UnsafeMutablePointer<Int32>.allocate(capacity: slots * cellInts)
-        down.initialize(repeating: 0, count: slots * cellInts)
-        defer { down.deallocate() }
+        let cellsOf = UnsafeMutablePointer<UnsafeMutablePointer<Int32>?>.allocate(capacity: slots)
+        cellsOf.initialize(repeating: nil, count: slots)
+        defer {
+            for slot in 0..<slots { cellsOf[slot]?.deallocate() }
+            cellsOf.deallocate()
+        }
+        @inline(__always) func cells(_ slot: Int) -> UnsafeMutablePointer<Int32> {
+            if let cells = cellsOf[slot] { return cells }
+            let cells = UnsafeMutablePointer<Int32>.allocate(capacity: cellInts)
+            cells.initialize(repeating: 0, count: cellInts)
+            cellsOf[slot] = cells
+            return cells
+        }
         let (depthW, depthH) = (depth.size.width, depth.size.height)
         let row = UnsafeMutablePointer<Float>.allocate(capacity: depthW)
         defer { row.deallocate() }
@@ -199,7 +212,7 @@ struct LayeredDepthBlur: NeighbourhoodKernel {
                         let p = source + min(max(x - offset, 0), input.width - 1) * 3
                         let (r, g, b) = (linear(p[0]), linear(p[1]), linear(p[2]))
                         @inline(__always) func add(_ slot: Int, _ weight: Float) {
-                            let q = down + slot * cellInts + at
+                            let q = cells(slot) + at
                             let w = weight * one
                             // Non-negative: adding ½ and truncating rounds (roundf is a call).
                             q[0] &+= Int32(w * r + 0.5); q[1] &+= Int32(w * g + 0.5)
@@ -214,7 +227,7 @@ struct LayeredDepthBlur: NeighbourhoodKernel {
         // A slot whose coverage rounded to 0 everywhere here adds nothing: leaving it out is exact.
         var present = [Bool](repeating: false, count: slots)
         for slot in 0..<slots {
-            let q = down + slot * cellInts
+            guard let q = cellsOf[slot] else { continue }
             for i in 0..<(dw * dh) where q[i * 4 + 3] != 0 { present[slot] = true; break }
         }
         for cy in 0..<dh {
@@ -222,7 +235,7 @@ struct LayeredDepthBlur: NeighbourhoodKernel {
             for cx in 0..<dw {
                 let count = Int32(rowsIn * (min(imageW, (downX.lowerBound + cx + 1) * c) - (downX.lowerBound + cx) * c))
                 for slot in 0..<slots where present[slot] {
-                    let q = down + slot * cellInts + (cy * dw + cx) * 4
+                    let q = cellsOf[slot]! + (cy * dw + cx) * 4
                     for k in 0..<4 { q[k] = (q[k] + count / 2) / count }
                 }
             }
@@ -243,7 +256,7 @@ struct LayeredDepthBlur: NeighbourhoodKernel {
         let scale = 1 / one
         for slot in 0..<slots where present[slot] {
             let box = layout.rungs[slot < n ? n - 1 - slot : slot - n]
-            let source = down + slot * cellInts
+            let source = cellsOf[slot]!
             // Across: pass 1 over needX ± b₂, pass 2 over needX, for every cell row.
             let mid = max(0, needX.lowerBound - box.second)..<min(gridW, needX.upperBound + box.second)
             for cy in 0..<dh {
