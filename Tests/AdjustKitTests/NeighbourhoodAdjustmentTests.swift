@@ -285,7 +285,10 @@ final class NeighbourhoodAdjustmentTests: XCTestCase {
     // MARK: DepthEffect on the real portrait
 
     /// IMG_3582: the background (far from the focus plane) blurred, the focus region (the flower's
-    /// centre, `focusRect`) as sharp as the B&W-only render (within 1 %); streamed = reference.
+    /// centre, `focusRect`) nearly as sharp as the B&W-only render (the focus disparity is the
+    /// rect's median, so half of it lies behind the focus plane, which Photos blurs by a few pixels:
+    /// docs/spec/depth-effect.md §3); streamed = reference. PortraitDepthTests measures the sharp
+    /// zone and the background against Photos' render.
     func testDepthEffectBlursTheBackgroundAndKeepsTheSubject() throws {
         let folder = TestFixtures.path("Fixtures/apple-renders/portrait-heic")
         let bw = try Self.writeWithoutDepthEffect(folder + "/IMG_3582.AAE")
@@ -296,12 +299,13 @@ final class NeighbourhoodAdjustmentTests: XCTestCase {
         let (a, b) = (try full.render(), try onlyBW.render())
         XCTAssertTrue(a.approximations.contains { $0.hasPrefix("DepthEffect (approximation") }, "\(a.approximations)")
         XCTAssertEqual(a.image.size, PixelSize(width: 1200, height: 1600))
-        // focusRect in the stored frame (5712 × 4284), turned by orientation 6 into the output.
+        // focusRect in the stored frame (5712 × 4284, origin bottom-left: rows 1 − y − h … 1 − y
+        // from the top), turned by orientation 6 into the output (column = 4284 − stored row).
         let s = 1600.0 / 5712
-        let rect = (x0: Int((4284 - (0.356 + 0.158) * 4284) * s), x1: Int((4284 - 0.356 * 4284) * s),
+        let rect = (x0: Int(0.356 * 4284 * s), x1: Int((0.356 + 0.158) * 4284 * s),
                     y0: Int(0.42457 * 5712 * s), y1: Int((0.42457 + 0.11838) * 5712 * s))
         let face = Self.energy(a.image, rect.x0..<rect.x1, rect.y0..<rect.y1) / Self.energy(b.image, rect.x0..<rect.x1, rect.y0..<rect.y1)
-        XCTAssertEqual(face, 1, accuracy: 0.01, "the subject stays sharp")
+        XCTAssertGreaterThan(face, 0.85, "the subject stays sharp")
         let top = Self.energy(a.image, 1..<1199, 1..<260) / Self.energy(b.image, 1..<1199, 1..<260)
         XCTAssertLessThan(top, 0.7, "the background is blurred")
 
@@ -333,7 +337,7 @@ final class NeighbourhoodAdjustmentTests: XCTestCase {
         XCTAssertEqual(withDepth.warnings, ["DepthEffect left out: the photo has no depth image, so the background is not blurred"])
     }
 
-    private static func writeWithoutDepthEffect(_ path: String) throws -> String {
+    static func writeWithoutDepthEffect(_ path: String) throws -> String {
         let document = try AAEDocument(contentsOf: TestFixtures.bytes(path))
         let kept = document.adjustments.filter { $0.identifier != "DepthEffect" }.map { a -> String in
             let settings = a.settings.map { "\"\($0.key)\":\(Self.json($0.value))" }.joined(separator: ",")

@@ -188,7 +188,7 @@ final class PhotosEditReplayTests: XCTestCase {
 
     // MARK: scope 6: HEIC as iPhones write it now
 
-    /// The portrait HEIC (depth and matte auxiliary images) and Photos' own HEIC render of it,
+    /// The portrait HEIC (depth and HDR gain-map auxiliary images) and Photos' own HEIC render of it,
     /// which libheif 1.15 refused, open; the edit's B&W and its depth blur are replayed.
     func testCurrentIPhoneHEICsOpen() throws {
         let folder = TestFixtures.path("Fixtures/apple-renders/portrait-heic")

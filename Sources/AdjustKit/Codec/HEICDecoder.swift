@@ -61,7 +61,8 @@ package struct HEICHeader: Equatable, Sendable {
     package var notes: [String] { notes(usingDepth: false) }
 
     /// `notes`, for an edit that uses the depth image (a portrait's `DepthEffect`) when
-    /// `usingDepth`: the depth image is then not among those named as not used.
+    /// `usingDepth`: the depth image and the portrait-effects matte are then not among those named
+    /// as not used.
     package func notes(usingDepth: Bool) -> [String] {
         var notes: [String] = []
         if let exif = metadata.exifOrientation, exif != orientation {
@@ -72,7 +73,7 @@ package struct HEICHeader: Equatable, Sendable {
             notes.append("HEIF clean aperture (clap) not applied: the whole stored frame is used")
         }
         notes += metadata.headerNotes
-        let unused = usingDepth ? auxiliaryImages.filter { $0 != "depth" } : auxiliaryImages
+        let unused = usingDepth ? auxiliaryImages.filter { $0 != "depth" && $0 != "portrait matte" } : auxiliaryImages
         if !unused.isEmpty {
             notes.append("HEIF auxiliary images not used: \(unused.joined(separator: ", "))")
         }
@@ -206,9 +207,21 @@ package struct HEICDecoder: Sendable {
     }
 
     /// The primary image's depth or disparity auxiliary image (`urn:mpeg:hevc:2015:auxid:2`, or a
-    /// URN naming depth or disparity), decoded to one grey plane in its own stored frame; nil when
-    /// there is none or libheif cannot decode it. At most 4096 pixels a side.
+    /// URN naming depth or disparity), decoded to one grey plane in its own stored frame, with the
+    /// disparity range its XMP states and the portrait-effects matte when the file has one; nil
+    /// when there is no depth image or libheif cannot decode it. At most 4096 pixels a side.
     static func depthMap(_ handle: OpaquePointer) -> DepthMap? {
+        guard var depth = auxiliaryPlane(handle, where: { $0.hasSuffix("auxid:2") || $0.contains("depth") || $0.contains("disparity") })
+        else { return nil }
+        depth.map.disparityRange = depth.xmp.flatMap(DepthMap.disparityRange(xmp:))
+        depth.map.matte = auxiliaryPlane(handle, where: { $0.hasSuffix(":aux:portraiteffectsmatte") })
+            .map { PortraitMatte(size: $0.map.size, values: $0.map.values) }
+        return depth.map
+    }
+
+    /// The first auxiliary image whose (lower-cased) URN `matches`, decoded to one grey plane 0…1,
+    /// with its XMP (libheif attaches an item's `cdsc` metadata to it).
+    private static func auxiliaryPlane(_ handle: OpaquePointer, where matches: (String) -> Bool) -> (map: DepthMap, xmp: [UInt8]?)? {
         let count = Int(adjust_heif_image_handle_get_number_of_auxiliary_images(handle, 0))
         guard count > 0 else { return nil }
         var ids = [heif_item_id](repeating: 0, count: count)
@@ -222,7 +235,7 @@ package struct HEICDecoder: Sendable {
             guard adjust_heif_image_handle_get_auxiliary_type(auxiliary, &type).code == heif_error_Ok, let text = type else { continue }
             let urn = String(cString: text).lowercased()
             adjust_heif_image_handle_free_auxiliary_types(auxiliary, &type)
-            guard urn.hasSuffix("auxid:2") || urn.contains("depth") || urn.contains("disparity") else { continue }
+            guard matches(urn) else { continue }
             guard let options = adjust_heif_decoding_options_alloc() else { return nil }
             defer { adjust_heif_decoding_options_free(options) }
             options.pointee.ignore_transformations = 1
@@ -237,7 +250,26 @@ package struct HEICDecoder: Sendable {
                   let base = adjust_heif_image_get_plane_readonly(image, heif_channel_Y, &stride), Int(stride) >= w else { return nil }
             var values = [Float](repeating: 0, count: w * h)
             for y in 0..<h { for x in 0..<w { values[y * w + x] = Float(base[y * Int(stride) + x]) / 255 } }
-            return DepthMap(size: PixelSize(width: w, height: h), values: values)
+            return (DepthMap(size: PixelSize(width: w, height: h), values: values), xmp(of: auxiliary))
+        }
+        return nil
+    }
+
+    /// The XMP packet attached to an image (at most 1 MB); nil when there is none.
+    private static func xmp(of image: OpaquePointer) -> [UInt8]? {
+        let count = Int(adjust_heif_image_handle_get_number_of_metadata_blocks(image, nil))
+        guard count > 0 else { return nil }
+        var ids = [heif_item_id](repeating: 0, count: count)
+        let listed = Int(adjust_heif_image_handle_get_list_of_metadata_block_IDs(image, nil, &ids, Int32(count)))
+        for id in ids.prefix(listed) {
+            let content = adjust_heif_image_handle_get_metadata_content_type(image, id).map { String(cString: $0) } ?? ""
+            let type = adjust_heif_image_handle_get_metadata_type(image, id).map { String(cString: $0) } ?? ""
+            guard content.contains("rdf+xml") || type == "mime" else { continue }
+            let size = adjust_heif_image_handle_get_metadata_size(image, id)
+            guard size > 0, size <= 1 << 20 else { continue }
+            var bytes = [UInt8](repeating: 0, count: size)
+            guard adjust_heif_image_handle_get_metadata(image, id, &bytes).code == heif_error_Ok else { continue }
+            return bytes
         }
         return nil
     }
@@ -336,6 +368,7 @@ package struct HEICDecoder: Sendable {
             let lower = urn.lowercased()
             kinds.append(lower.contains("hdrgainmap") ? "HDR gain map"
                          : lower.contains("depth") || lower.contains("disparity") || lower.hasSuffix("auxid:2") ? "depth"
+                         : lower.hasSuffix(":aux:portraiteffectsmatte") ? "portrait matte"
                          : lower.contains("matte") ? "matte"
                          : lower.contains("alpha") ? "alpha" : urn)
         }
@@ -366,41 +399,6 @@ final class HEICTileSource {
     /// The rows of `region` (inside the image), decoded as they are read.
     func rows(region: PixelRect) -> HEICTileRows {
         HEICTileRows(file: file, tiling: tiling, region: region, input: input, threads: threads, openSeconds: openSeconds)
-    }
-}
-
-/// A HEIC's depth or disparity auxiliary image (aae-format.md §8; modern-adjustments.md §12): one
-/// grey plane, 0…1, rows from the top, covering the whole stored image at its own (lower)
-/// resolution. For Apple's portraits it is disparity: lighter is nearer.
-package struct DepthMap: Equatable, Sendable {
-    package var size: PixelSize
-    package var values: [Float]
-
-    /// The value at (u, v) ∈ [0, 1]² of the stored image (bilinear, edges clamped).
-    @inline(__always)
-    func value(u: Float, v: Float) -> Float {
-        let x = min(max(u * Float(size.width) - 0.5, 0), Float(size.width - 1))
-        let y = min(max(v * Float(size.height) - 0.5, 0), Float(size.height - 1))
-        let (x0, y0) = (Int(x), Int(y))
-        let (x1, y1) = (min(x0 + 1, size.width - 1), min(y0 + 1, size.height - 1))
-        let (fx, fy) = (x - Float(x0), y - Float(y0))
-        let w = size.width
-        let top = values[y0 * w + x0] + (values[y0 * w + x1] - values[y0 * w + x0]) * fx
-        let bottom = values[y1 * w + x0] + (values[y1 * w + x1] - values[y1 * w + x0]) * fx
-        return top + (bottom - top) * fy
-    }
-
-    /// The median value over the rectangle (x, y, width, height) in normalized stored coordinates
-    /// (top-left origin).
-    func median(inX x: Double, y: Double, width: Double, height: Double) -> Float {
-        let x0 = max(0, min(size.width - 1, Int(x * Double(size.width))))
-        let x1 = max(x0 + 1, min(size.width, Int(((x + width) * Double(size.width)).rounded(.up))))
-        let y0 = max(0, min(size.height - 1, Int(y * Double(size.height))))
-        let y1 = max(y0 + 1, min(size.height, Int(((y + height) * Double(size.height)).rounded(.up))))
-        var inside: [Float] = []
-        for row in y0..<y1 { for column in x0..<x1 { inside.append(values[row * size.width + column]) } }
-        inside.sort()
-        return inside[inside.count / 2]
     }
 }
 

@@ -1,29 +1,43 @@
 /// A modern Photos `DepthEffect` adjustment, a portrait's background blur (docs/spec/aae-format.md
-/// §3, docs/spec/modern-adjustments.md §12). Support **approximate**: Apple's rendering of depth
-/// of field is not public.
+/// §3, docs/spec/modern-adjustments.md §12, the upstream notes docs/spec/depth-effect.md). Support
+/// **approximate**: Apple's rendering of depth of field is not public; this one is fitted to
+/// Photos' render of one portrait.
 ///
 /// Settings: `aperture` (f-number 0.8…22, absent 4.5), `focusRect` (`x`, `y`, `w`, `h`, normalized
-/// stored-image coordinates from the top-left; absent: the centre fifth); `depthInfo` and
-/// `glassesMatteAllowed` are not used. Built from the HEIC's depth or disparity auxiliary image
-/// (`DepthMap`, read through libheif when the chain has this step): f, the median depth value
-/// inside `focusRect`, is the focus plane; each pixel's depth d (the map bilinearly scaled to the
-/// render) gives a weight w = smoothstep(0.08, 0.28, |d − f|), and the pixel becomes
-/// (1 − w)·itself + w·(the mean of its (2ρ + 1)² box) in the working space — the subject, at the
-/// focus plane, stays sharp; the farther from it, the more blurred. ρ = 0.008·max(W, H)·min(1,
-/// 2.8/aperture) stored pixels (a larger f-number, less blur), rescaled with the decode. A photo
+/// **stored**-image coordinates with the origin at the **bottom-left**, as Photos writes them:
+/// depth-effect.md §2; absent: the centre fifth); `depthInfo` and `glassesMatteAllowed` are not
+/// used. Built from the HEIC's disparity auxiliary image (`DepthMap`, read through libheif when the
+/// chain has this step) and, where a person's portrait carries one, its portrait-effects matte:
+/// the focus disparity is the median inside `focusRect`; each pixel's blur radius follows its
+/// disparity distance from it (`DepthBlurLaw`), and the image is blurred in linear light by
+/// layers composited far to near (`LayeredDepthBlur`), with fine grain where it blurred. A photo
 /// without a depth image (a JPEG, a HEIC without one) is rendered without the blur, with a warning.
 package struct DepthEffect: Equatable, Sendable {
     package var aperture: Double
-    /// x, y, width, height in normalized stored-image coordinates (top-left).
+    /// x, y, width, height in normalized stored-image coordinates, origin at the bottom-left.
     package var focusRect: [Double]
-    /// ρ in the chain's frame: set by the rescaler from the stored size (nil before).
-    package var radius: Double?
+    /// Decoded pixels per stored pixel (set by the rescaler; nil before).
+    package var pixelScale: Double?
+    /// The stored image's longer side in pixels (set by the rescaler).
+    package var storedLongSide: Int?
     /// The decoded image's size, for placing the depth map (set by the rescaler).
     package var decodedSize: PixelSize?
 
-    package init(aperture: Double = 4.5, focusRect: [Double] = [0.4, 0.4, 0.2, 0.2], radius: Double? = nil,
-                decodedSize: PixelSize? = nil) {
-        (self.aperture, self.focusRect, self.radius, self.decodedSize) = (aperture, focusRect, radius, decodedSize)
+    package init(aperture: Double = 4.5, focusRect: [Double] = [0.4, 0.4, 0.2, 0.2], pixelScale: Double? = nil,
+                storedLongSide: Int? = nil, decodedSize: PixelSize? = nil) {
+        (self.aperture, self.focusRect) = (aperture, focusRect)
+        (self.pixelScale, self.storedLongSide, self.decodedSize) = (pixelScale, storedLongSide, decodedSize)
+    }
+
+    /// The radius law at this aperture, in decoded pixels (nil before the rescaler has run).
+    var law: DepthBlurLaw? {
+        guard let pixelScale, let storedLongSide else { return nil }
+        return DepthBlurLaw(longSide: Double(storedLongSide), aperture: aperture, pixelScale: pixelScale)
+    }
+
+    /// `focusRect` with its origin moved to the top-left (the depth map's rows run from the top).
+    var focusRectFromTop: (x: Double, y: Double, width: Double, height: Double) {
+        (focusRect[0], 1 - focusRect[1] - focusRect[3], focusRect[2], focusRect[3])
     }
 }
 
@@ -35,16 +49,16 @@ extension DepthEffect: NeighbourhoodFilter, AAEAdjustmentFilter {
     static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel { .approximate }
 
     package var parameterValues: [(String, ParameterValue)] {
-        [("Aperture", .number(aperture)), ("FocusRect", .numbers(focusRect))] + (radius.map { [("Radius", .number($0))] } ?? [])
+        [("Aperture", .number(aperture)), ("FocusRect", .numbers(focusRect))]
+            + (law.map { [("MaxRadius", .number($0.maxRadius))] } ?? [])
     }
     package func support(exactEffects: Set<PhotoEffect>) -> StepSupport { .approximate }
-    /// ρ from the stored size and the aperture, in decoded pixels.
+    /// The law's pixel scale and the stored size, for a reduced decode.
     package func rescaled(by factors: RescaleFactors) -> DepthEffect {
-        let stored = Double(max(factors.storedSize.width, factors.storedSize.height))
-        let rho = 0.008 * stored * min(1, 2.8 / max(0.8, aperture)) * factors.sx
-        return DepthEffect(aperture: aperture, focusRect: focusRect, radius: rho, decodedSize: factors.decodedSize)
+        DepthEffect(aperture: aperture, focusRect: focusRect, pixelScale: factors.sx,
+                    storedLongSide: max(factors.storedSize.width, factors.storedSize.height), decodedSize: factors.decodedSize)
     }
-    var neighbourhoodRadius: Int { radius.map(NeighbourhoodRadius.pixels) ?? 0 }
+    var neighbourhoodRadius: Int { law.map { LayeredDepthBlur.Layout(maxRadius: $0.maxRadius).radius } ?? 0 }
 
     static func read(aae adjustment: AAEAdjustment, assumptions: AAEAssumptions) throws(AAEError) -> DepthEffect? {
         let aperture = try adjustment.rangedNumber("aperture", default: 4.5, range: 0.8...22, accepted: 0...64)
@@ -58,78 +72,57 @@ extension DepthEffect: NeighbourhoodFilter, AAEAdjustmentFilter {
     }
 
     func colourStage(options: ColourOptions) -> ColourStage {
-        guard let depth = options.depthMap, let decodedSize, neighbourhoodRadius > 0 else {
+        guard let depth = options.depthMap, let decodedSize, let law, neighbourhoodRadius > 0 else {
             return ColourStage(kernel: nil, approximation: nil,
                                skipped: "DepthEffect left out: the photo has no depth image, so the background is not blurred")
         }
-        let focus = depth.median(inX: focusRect[0], y: focusRect[1], width: focusRect[2], height: focusRect[3])
-        return ColourStage(kernel: .storedNeighbourhood(DepthBlurKernel(radius: neighbourhoodRadius, depth: depth,
-                                                                        focus: focus, imageSize: decodedSize)),
-                           approximation: "DepthEffect (approximation: a box blur weighted by the distance from the "
-                               + "focus plane in the photo's depth image)")
+        let rect = focusRectFromTop
+        let focus = depth.disparity(ofValue: depth.median(inX: rect.x, y: rect.y, width: rect.width, height: rect.height))
+        let kernel = LayeredDepthBlur(depth: depth, focus: focus, law: law, imageSize: decodedSize, space: options.workingSpace)
+        return ColourStage(kernel: .storedNeighbourhood(kernel),
+                           approximation: "DepthEffect (approximation: a lens blur by disparity layers composited far to "
+                               + "near, fitted to one Photos render)")
     }
 }
 
-/// (1 − w)·pixel + w·box mean, w from the depth map; box sums of each channel in fixed point
-/// (value·2¹⁴, clamped to 0…4), integers, so a pixel's result does not depend on the rows given.
-private struct DepthBlurKernel: NeighbourhoodKernel {
-    let radius: Int
-    let depth: DepthMap
-    let focus: Float
-    let imageSize: PixelSize
+/// The blur radius a pixel gets from its disparity distance Δd = d − d_focus (1/m; positive:
+/// nearer than the focus plane), in decoded pixels, fitted to Photos' render of IMG_3582 at f/2.8
+/// (depth-effect.md §3). Behind the plane: the thin-lens slope k = 0.018·f_N²·s·L/N (23.65 px per
+/// 1/m at L = 5712, N = 2.8; f_N and s are that photo's, kept as constants because the depth item's
+/// intrinsics and rendering parameters are not read), plus 3 px reached at |Δd| = 0.07 (the
+/// intercept of a straight line through §3's table: 3.1 + 23.45·|Δd|). In front: sharp to
+/// Δd = 0.40, then 11/23.6 of that slope (≈ 11 px per 1/m), ramped in over 0.10 /m. Every radius
+/// scales with 1/N and with the long side, and is at most `maxRadius` = 2 % of the long side at
+/// f/2.8 (the far background of that photo gets 1.55 %).
+struct DepthBlurLaw: Equatable, Sendable {
+    /// px per 1/m behind the plane, decoded pixels.
+    let behindSlope: Double
+    /// The radius reached just behind the plane (decoded pixels).
+    let behindOffset: Double
+    let frontSlope: Double
+    let maxRadius: Double
+    /// Decoded pixels per stored pixel (the grain starts at a radius of one stored pixel).
+    let pixelScale: Double
 
-    func apply(rows: Range<Int>, columns: Range<Int>, input: NeighbourhoodRows,
-               output: (Int) -> UnsafeMutablePointer<Float>) {
-        guard !rows.isEmpty, !columns.isEmpty else { return }
-        let r = radius, width = input.width, outWidth = columns.count
-        let hRows = rows.count + 2 * r
-        let sums = UnsafeMutablePointer<Int32>.allocate(capacity: hRows * outWidth * 3)
-        let fixed = UnsafeMutablePointer<Int32>.allocate(capacity: width * 3)
-        defer { sums.deallocate(); fixed.deallocate() }
-        let (c0, c1) = (max(0, columns.lowerBound - r), min(width, columns.upperBound + r))
-        for k in 0..<hRows {
-            let source = input.clampedRow(rows.lowerBound - r + k)
-            for i in (c0 * 3)..<(c1 * 3) { fixed[i] = Int32((min(max(source[i], 0), 4) * LumaFixedPoint.one).rounded()) }
-            let h = sums + k * outWidth * 3
-            for channel in 0..<3 {
-                @inline(__always) func at(_ c: Int) -> Int32 { fixed[min(max(c, 0), width - 1) * 3 + channel] }
-                let first = columns.lowerBound
-                var sum: Int32 = 0
-                for c in (first - r)...(first + r) { sum &+= at(c) }
-                h[channel] = sum
-                for j in 1..<outWidth {
-                    sum = sum &+ at(first + j + r) &- at(first + j - r - 1)
-                    h[j * 3 + channel] = sum
-                }
-            }
+    init(longSide: Double, aperture: Double, pixelScale: Double) {
+        let n = max(0.8, aperture)
+        let (focal, factor) = (0.7159, 1.256667)
+        behindSlope = 0.018 * focal * focal * factor * longSide / n * pixelScale
+        let size = longSide / 5712 * 2.8 / n * pixelScale
+        behindOffset = 3 * size
+        frontSlope = behindSlope * 11 / 23.6
+        maxRadius = 0.02 * longSide * 2.8 / n * pixelScale
+        self.pixelScale = pixelScale
+    }
+
+    /// The radius for a disparity distance `delta` (1/m), signed: negative behind the focus plane.
+    @inline(__always)
+    func radius(_ delta: Float) -> Float {
+        if delta < 0 {
+            let a = -delta
+            return -min(Float(maxRadius), Float(behindSlope) * a + Float(behindOffset) * min(1, a / 0.07))
         }
-        let column = UnsafeMutablePointer<Int32>.allocate(capacity: outWidth * 3)
-        defer { column.deallocate() }
-        for i in 0..<(outWidth * 3) {
-            var s: Int32 = 0
-            for k in 0...(2 * r) { s &+= sums[k * outWidth * 3 + i] }
-            column[i] = s
-        }
-        let scale = 1 / (Float((2 * r + 1) * (2 * r + 1)) * LumaFixedPoint.one)
-        let (iw, ih) = (Float(imageSize.width), Float(imageSize.height))
-        for (index, y) in rows.enumerated() {
-            if index > 0 {
-                let (enter, leave) = (sums + (index + 2 * r) * outWidth * 3, sums + (index - 1) * outWidth * 3)
-                for i in 0..<(outWidth * 3) { column[i] = column[i] &+ enter[i] &- leave[i] }
-            }
-            let (source, target) = (input.row(y), output(y))
-            let v = (Float(y) + 0.5) / ih
-            for j in 0..<outWidth {
-                let x = columns.lowerBound + j
-                let (p, o) = (source + x * 3, target + x * 3)
-                let d = depth.value(u: (Float(input.columnOffset + x) + 0.5) / iw, v: v)
-                let t = min(1, max(0, (abs(d - focus) - 0.08) / 0.2))
-                let w = t * t * (3 - 2 * t)
-                for c in 0..<3 {
-                    let mean = Float(column[j * 3 + c]) * scale
-                    o[c] = w == 0 ? p[c] : p[c] + w * (mean - p[c])
-                }
-            }
-        }
+        let ramp = min(1, max(0, (delta - 0.40) / 0.10))
+        return min(Float(maxRadius), Float(frontSlope) * delta * ramp)
     }
 }

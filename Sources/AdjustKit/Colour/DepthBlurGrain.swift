@@ -1,0 +1,35 @@
+/// The fine luma grain Photos adds where its depth blur blurred (docs/spec/depth-effect.md §3):
+/// σ ≈ 1.2 grey levels in the darkest tones, 0.8 at 20–40, ≈ 0.5 above; correlated over about a
+/// pixel. Deterministic: a hash of the pixel's place, so a render is the same every time and
+/// wherever its rows are computed.
+enum DepthBlurGrain {
+    /// The grain at (x, y) is (sums[x] + sums[x + 1]) / 2, with sums[x] the white noise of (x, y)
+    /// and (x, y + 1): unit variance, the 2 × 2 pixels from (x, y) — neighbours share half of it
+    /// (correlation 0.5 at 1 px, 0 at 2 px; Photos' is 0.65 at 1 px, ≈ 0 at 3 px). Fills `sums`
+    /// for columns x… x + count − 1 of row y.
+    static func columnSums(y: Int, x: Int, count: Int, into sums: UnsafeMutablePointer<Float>) {
+        for i in 0..<count { sums[i] = white(x + i, y) + white(x + i, y + 1) }
+    }
+
+    /// σ in encoded units (levels / 255) for a pixel of linear luminance `luminance`: 1.2 levels at
+    /// black falling to 0.5 at level 40 (level ≈ 255·√Y, near enough to the sRGB curve for a
+    /// grain's amplitude).
+    @inline(__always)
+    static func sigma(luminance: Float) -> Float {
+        let level = 255 * max(0, luminance).squareRoot()
+        return (0.5 + 0.7 * max(0, 1 - level / 40)) / 255
+    }
+
+    /// d(linear)/d(encoded) at linear value v, for adding an encoded-level grain in linear light:
+    /// 2.2·√v (the curve as a 2.2 power read at e ≈ √v), at least the sRGB curve's toe (1/12.92).
+    @inline(__always)
+    static func slope(_ v: Float) -> Float { max(2.2 * max(0, v).squareRoot(), 1 / 12.92) }
+
+    /// Uniform white noise of unit variance at (x, y) (an integer hash: the same on every machine).
+    @inline(__always)
+    private static func white(_ x: Int, _ y: Int) -> Float {
+        var h = UInt32(truncatingIfNeeded: x) &* 0x9E37_79B1 ^ UInt32(truncatingIfNeeded: y) &* 0x85EB_CA77
+        h ^= h >> 15; h &*= 0x2C1B_3C6D; h ^= h >> 12; h &*= 0x297A_2D39; h ^= h >> 15
+        return (Float(h >> 8) / 16_777_216 - 0.5) * 3.464_101_6
+    }
+}
