@@ -25,23 +25,28 @@ struct BatchCommand: ParsableCommand {
         the photo instead).
 
         Standard error: on a terminal, one progress bar redrawn in place (failures and warnings are \
-        printed above it); otherwise one line per photo, "adjust: ok IN -> OUT", \
-        "adjust: no-edit IN -> OUT", "adjust: skipped IN (OUT exists)", "adjust: current IN -> OUT" or \
-        "adjust: error: IN: problem". Then a summary line: \
-        "adjust: N files: A ok, B without edits, C skipped, D failed".
+        printed above it); otherwise one line per photo, "adjust: ok NAME -> OUT", \
+        "adjust: no-edit NAME -> OUT", "adjust: skipped NAME (OUT exists)", "adjust: current NAME -> OUT" or \
+        "adjust: error: IN: problem" (NAME: a library photo's original file name, else its path). \
+        Then what was made in plain words, how many photos came from Apple's renders and why, and \
+        last the counts: "adjust: N files: A ok, B without edits, C skipped, D failed". --quiet: \
+        only failures, warnings and those lines. A full disk (or a read-only or failing output) \
+        stops the run at once: one "adjust: stopped:" line, the summary, exit 73.
 
         --json: standard output is JSON Lines — one JSON object per line, per photo in the order \
         they finish, then a summary object (read it line by line, e.g. `jq -c`; it is not one JSON \
         document): \
         {"input", "output", "status" (ok, no-edit, skipped, current, failed; orphaned or pruned for \
-        outputs whose original is gone), "reason", "error" (failed only: the \
+        outputs whose original is gone; missing for a library asset whose original is not on disk), "reason", "error" (failed only: the \
         file at fault and the problem, one line), "edit" (embedded, sidecar, aae, xmp-dir or none; null \
         when not read), "editFile", "chain" (filter names in application order), "size" ([w, h] \
-        written), "warnings", "notReplayed", "source" (replay, copy or original), "readMs" (reading, parsing and planning), "digestMs" (SHA-256 of the \
+        written), "warnings", "notReplayed", "source" (replay, copy, original or apple-render), "sourceReason" \
+        (approximate, not-replayed, cannot-replay or preferred), "appleRender", "readMs" (reading, parsing and planning), "digestMs" (SHA-256 of the \
         original and edit), "renderMs" (decoding, rendering and encoding, one streamed pass), \
         "decodeMs" (the decoder's part of it), "writeMs" (metadata and writing), "totalMs"}, then a \
         last line {"summary": {"files", "ok", "noEdit", "skipped", "failed", "jobs", "totalMs"; \
-        "current" with --update, "orphaned" and "pruned" with --update or --prune}} \
+        "current" with --update, "orphaned" and "pruned" with --update or --prune, "ignored", \
+        "fromAppleRenders", "missing"}} \
         (docs/batch-record.schema.json).
 
         --update: every output records its provenance in its XMP (the tool version, SHA-256 \

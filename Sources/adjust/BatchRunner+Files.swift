@@ -26,11 +26,11 @@ extension BatchRunner {
         if render == nil, let edit = file.edit {
             switch file.kind {
             case .motion: warnings.append("warning: \(item.name): the still was edited in Photos but only its unedited motion is here; it is copied")
-            case .video: warnings.append("note: \(item.name): Photos' edit (\((edit as NSString).lastPathComponent): Trim, slow motion…) is not replayed "
-                + "and Photos' render is not here; the original video is copied")
+            case .video: warnings.append("note: \(item.name): Photos' edit (\(VideoEditSummary.describe(editAt: edit).joined(separator: ", "))) "
+                + "is not replayed and Photos' render is not here; the original video is copied")
             case .otherPicture: break
             }
-            if file.kind == .video { record.notReplayed = ["video edit"] }
+            if file.kind == .video { record.notReplayed = VideoEditSummary.describe(editAt: edit) }
         }
         let source = render ?? item.input
         var clock = DispatchTime.now()

@@ -73,7 +73,10 @@ package struct HEICHeader: Equatable, Sendable {
             notes.append("HEIF clean aperture (clap) not applied: the whole stored frame is used")
         }
         notes += metadata.headerNotes
-        let unused = usingDepth ? auxiliaryImages.filter { $0 != "depth" && $0 != "portrait matte" } : auxiliaryImages
+        // The HDR gain map is not news: every recent iPhone HEIC has one, and an 8-bit SDR output
+        // leaves it out as Photos' own SDR exports do (it only lifts highlights on HDR displays).
+        let unused = (usingDepth ? auxiliaryImages.filter { $0 != "depth" && $0 != "portrait matte" } : auxiliaryImages)
+            .filter { $0 != "HDR gain map" }
         if !unused.isEmpty {
             notes.append("HEIF auxiliary images not used: \(unused.joined(separator: ", "))")
         }
