@@ -24,6 +24,14 @@ struct BatchCommand: ParsableCommand {
         Adjustments that cannot be replayed are left out and named ("notReplayed"; --strict fails \
         the photo instead).
 
+        What the user set in Photos goes with each output of a library asset (--metadata photos, \
+        the default): the capture date with its time zone, place, title, caption, keywords, \
+        favourite (xmp:Rating 5) and albums (lr:hierarchicalSubject "Folder|Album", and "albums" in \
+        the record), as XMP — in a JPEG output's own XMP (a copied JPEG keeps its picture byte for \
+        byte, SOS to EOI, and its EXIF: only the XMP segment changes), else in a sidecar \
+        NAME.EXT.xmp beside it (HEIC, PNG, videos); --sidecar xmp writes the sidecar beside every \
+        output. --metadata file keeps only the file's own metadata. EXIF is not rewritten.
+
         Standard error: on a terminal, one progress bar redrawn in place (failures and warnings are \
         printed above it); otherwise one line per photo, "adjust: ok IN -> OUT", \
         "adjust: no-edit IN -> OUT", "adjust: skipped IN (OUT exists)", "adjust: current IN -> OUT" or \
@@ -49,7 +57,8 @@ struct BatchCommand: ParsableCommand {
         original's path; docs/spec/provenance.md). With --update a photo is rendered only when \
         its output is missing, incomplete or has no record, or its original, edit, tool or \
         options changed ("reason" says which); otherwise it is left alone with status current \
-        ("adjust: current IN -> OUT"). With --update or --prune, outputs in DIR (with a record) \
+        ("adjust: current IN -> OUT"); a library asset whose values in Photos changed is written \
+        again ("Photos metadata changed"). With --update or --prune, outputs in DIR (with a record) \
         whose original is gone are reported, status orphaned, and removed only with --prune \
         (status pruned); a file without adjust's record is never touched.
 
@@ -134,6 +143,8 @@ struct BatchCommand: ParsableCommand {
 
     @OptionGroup var metadata: MetadataOptionGroup
 
+    @OptionGroup var photosMetadata: PhotosMetadataOptionGroup
+
 
     @Option(name: .long, help: ArgumentHelp("Output format, jpeg (default) or png.", valueName: "jpeg|png"))
     var format: String?
@@ -204,6 +215,7 @@ struct BatchCommand: ParsableCommand {
         let job = BatchRunner(renderer: renderer, editSource: limits.editSource, planner: limits.planner,
                               size: size.request, format: format, quality: quality,
                               pngCompression: PNGCompression(level: pngCompression)!, metadata: metadata.options,
+                              photosMetadata: photosMetadata.source, sidecar: photosMetadata.sidecar,
                               xmpDir: xmpDir, skipExisting: skipExisting, unedited: unedited, appleRender: appleRender, update: update,
                               tool: "adjust \(Adjust.configuration.version)", optionsDescription: optionsDescription,
                               json: json, inputKeys: Set(allItems.compactMap(\.key)))
@@ -335,6 +347,7 @@ struct BatchCommand: ParsableCommand {
             "working-space=\(colour.workingSpace)", "effect-luts=\(luts.isEmpty ? "built-in" : luts.joined(separator: ","))",
             "skip-unsupported=\(colour.skipUnknownFilters)", "tolerate-jpeg-warnings=\(limits.tolerateJpegWarnings)",
             "metadata=\(metadataText)", "unedited=\(unedited.rawValue)", "apple-render=\(appleRender.rawValue)",
+            "photos-metadata=\(photosMetadata.source.rawValue)", "sidecar=\(photosMetadata.sidecar.rawValue)",
         ].joined(separator: " ")
     }
 }

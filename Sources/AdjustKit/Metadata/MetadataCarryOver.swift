@@ -11,6 +11,9 @@ public struct MetadataOptions: Sendable {
     /// Leave the original's XMP out without a word: the edit reader already said it could not
     /// read it (`EditSource.unreadableXMP`), so the one warning is that one. Set by `PhotoEdit`.
     var leaveOutXMP = false
+    /// What the user set in Photos, written into the output's XMP over the original's own
+    /// (`LibraryMetadataXMP`); nil writes none (`--metadata file`, or not a library photo).
+    package var library: LibraryMetadataXMP?
 
     /// Defaults: carry everything, GPS included.
     public init(stripGPS: Bool = false, stripAll: Bool = false) {
@@ -95,7 +98,7 @@ package enum MetadataCarryOver {
         var carried: [UInt8]?
         if !options.leaveOutXMP, let xmp = segments.first(where: { $0.marker == 0xE1 && $0.payload.starts(with: xmpSignature) }) {
             let packet = Array(xmp.payload.dropFirst(xmpSignature.count))
-            switch XMPRewriter.rewrite(packet, outputSize: outputSize, provenance: options.provenance) {
+            switch XMPRewriter.rewrite(packet, outputSize: outputSize, provenance: options.provenance, library: options.library) {
             case .unchanged: carried = packet
             case .rewritten(let bytes): carried = bytes
             case .empty: carried = nil
@@ -105,6 +108,9 @@ package enum MetadataCarryOver {
                 warnings.append("metadata: rewritten XMP is \(bytes.count) bytes, over one JPEG segment; XMP dropped")
                 carried = nil
             }
+        }
+        if carried == nil, let library = options.library, !library.isEmpty {
+            carried = library.standalonePacket(provenance: options.provenance)
         }
         if carried == nil, let provenance = options.provenance { carried = provenance.standalonePacket }
         if let carried { inserted += JPEGHeaderSegments.segment(marker: 0xE1, payload: xmpSignature + carried) }
