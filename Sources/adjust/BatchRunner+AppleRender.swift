@@ -100,7 +100,7 @@ extension BatchRunner {
             clock = DispatchTime.now()
             let embedded = try writeCopy(try render.original.source.whole(), to: output, library: library)
             try ProvenanceSidecar.write(provenance, forOutput: output)
-            try writePhotosSidecar(library, forOutput: output, embedded: embedded)
+            try writePhotosSidecar(library, forOutput: output, embedded: embedded, provenance: provenance)
             record.writeMs = Self.milliseconds(since: clock)
             record.size = [render.plan.outputSize.width, render.plan.outputSize.height]
         } else {
@@ -117,7 +117,7 @@ extension BatchRunner {
             if metadata.stripAll { try ProvenanceSidecar.write(provenance, forOutput: output) } else {
                 ProvenanceSidecar.remove(forOutput: output)
             }
-            try writePhotosSidecar(library, forOutput: output, embedded: metadata.library != nil)
+            try writePhotosSidecar(library, forOutput: output, embedded: metadata.library != nil, provenance: provenance)
             record.writeMs = Self.milliseconds(since: clock)
             record.size = [rendering.size.width, rendering.size.height]
         }

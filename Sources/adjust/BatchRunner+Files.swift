@@ -52,7 +52,7 @@ extension BatchRunner {
         }
         try ProvenanceSidecar.write(provenance, forOutput: output)
         // A video, a Live Photo's motion, a PNG: what the user set in Photos goes beside it.
-        try writePhotosSidecar(libraryXMP(of: item), forOutput: output, embedded: false)
+        try writePhotosSidecar(libraryXMP(of: item), forOutput: output, embedded: false, provenance: provenance)
         record.writeMs = Self.milliseconds(since: clock)
         if let render {
             (record.status, record.source, record.appleRender) = (.ok, .appleRender, render)

@@ -20,17 +20,16 @@ extension BatchRunner {
         libraryXMP(of: item).map { SHA256.hex(of: Array($0.metadata.canonicalText.utf8)) }
     }
 
-    /// Writes `NAME.EXT.xmp` beside `output` when the output could not carry the metadata
-    /// (`embedded` false) or `--sidecar xmp` asks for one everywhere.
-    func writePhotosSidecar(_ library: LibraryMetadataXMP?, forOutput output: String, embedded: Bool) throws(FileError) {
-        guard let library, !embedded || sidecar == .xmp else { return }
-        let path = output + ".xmp"
-        guard let packet = library.standalonePacket() else {
-            throw FileError(path: path, kind: .unwritable, problem: "the Photos metadata could not be written as XMP")
+    /// Writes `NAME.EXT.xmp` (with the output's `provenance`) beside `output` when the output
+    /// could not carry the metadata (`embedded` false) or `--sidecar xmp` asks for one everywhere;
+    /// otherwise removes one an earlier run wrote there.
+    func writePhotosSidecar(_ library: LibraryMetadataXMP?, forOutput output: String, embedded: Bool,
+                            provenance: Provenance) throws(FileError) {
+        guard let library, !embedded || sidecar == .xmp else {
+            PhotosMetadataSidecar.removeIfWritten(forOutput: output)
+            return
         }
-        let document = Array("<?xpacket begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n".utf8) + packet
-            + Array("\n<?xpacket end=\"w\"?>\n".utf8)
-        do { try AtomicFileWriter.write(document, to: path) } catch { throw FileError(path: path, kind: .unwritable, error) }
+        try PhotosMetadataSidecar.write(library, provenance: provenance, forOutput: output)
     }
 
     /// `bytes` (a copy's, Apple's render's or the original's) written to `output`: a JPEG with

@@ -208,7 +208,7 @@ final class BatchRunner: Sendable {
             let library = libraryXMP(of: item)
             let embedded = try writeCopy(try photo.original.source.whole(), to: output, library: library)
             try ProvenanceSidecar.write(provenance, forOutput: output)
-            try writePhotosSidecar(library, forOutput: output, embedded: embedded)
+            try writePhotosSidecar(library, forOutput: output, embedded: embedded, provenance: provenance)
             record.writeMs = Self.milliseconds(since: clock)
             (record.status, record.source) = (.noEdit, .copy)
             record.size = [photo.plan.outputSize.width, photo.plan.outputSize.height]
@@ -317,7 +317,7 @@ final class BatchRunner: Sendable {
             ProvenanceSidecar.remove(forOutput: output)
         }
         warnings += metadataWarnings.map { "warning: \(input): \($0)" }
-        try writePhotosSidecar(library, forOutput: output, embedded: metadata.library != nil)
+        try writePhotosSidecar(library, forOutput: output, embedded: metadata.library != nil, provenance: provenance)
         record.writeMs = Self.milliseconds(since: clock)
         record.size = [rendering.size.width, rendering.size.height]
         record.status = photo.edit.origin == .none ? .noEdit : .ok

@@ -241,6 +241,7 @@ final class LibraryMetadataTests: XCTestCase {
         try FileManager.default.copyItem(atPath: Self.library("TestTimeWarp-13.1.0"), toPath: library)
         let out = path("out")
         _ = try batch([library, "--out", out])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/IMG_6551.mov.xmp"), "a video's values beside it")
         let same = try batch([library, "--out", out, "--update"]).records.filter { $0["output"] is String }
         XCTAssertTrue(same.allSatisfy { $0["status"] as? String == "current" }, "\(same)")
         // The user gives IMG_6526 a title in Photos.
@@ -260,6 +261,8 @@ final class LibraryMetadataTests: XCTestCase {
         XCTAssertEqual(read[out + "/IMG_6526.jpg"]?["XMP-dc:Title"] as? String, "Fixed in Photos")
         let options = try batch([library, "--out", out, "--update", "--metadata", "file"]).records.filter { $0["output"] is String }
         XCTAssertTrue(options.allSatisfy { $0["reason"] as? String == "options changed" }, "\(options)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/IMG_6551.mov.xmp"),
+                       "the sidecar adjust wrote goes once it no longer applies")
     }
 
     /// A database without the keyword, album and caption tables: every output still comes out,
