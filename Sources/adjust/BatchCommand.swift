@@ -28,9 +28,11 @@ struct BatchCommand: ParsableCommand {
         the default): the capture date with its time zone, place, title, caption, keywords, \
         favourite (xmp:Rating 5) and albums (lr:hierarchicalSubject "Folder|Album", and "albums" in \
         the record), as XMP — in a JPEG output's own XMP (a copied JPEG keeps its picture byte for \
-        byte, SOS to EOI, and its EXIF: only the XMP segment changes), else in a sidecar \
+        byte, SOS to EOI: only its metadata segments change), else in a sidecar \
         NAME.EXT.xmp beside it (HEIC, PNG, videos); --sidecar xmp writes the sidecar beside every \
-        output. --metadata file keeps only the file's own metadata. EXIF is not rewritten.
+        output. A JPEG's EXIF DateTimeOriginal and OffsetTimeOriginal, where the camera wrote \
+        them, are overwritten in place with Photos' time; nothing is added to EXIF. --metadata \
+        file keeps only the file's own metadata.
 
         Standard error: on a terminal, one progress bar redrawn in place (failures and warnings are \
         printed above it); otherwise one line per photo, "adjust: ok IN -> OUT", \

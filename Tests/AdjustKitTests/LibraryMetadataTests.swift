@@ -136,7 +136,7 @@ final class LibraryMetadataTests: XCTestCase {
     }
 
     func testEveryOutputOfTheFourLibrariesCarriesWhatPhotosHolds() throws {
-        var checked = 0, copiesCompared = 0
+        var checked = 0, copiesCompared = 0, exifDatesChecked = 0, exifOffsetsChecked = 0
         for name in Self.libraries {
             let library = Self.library(name), out = path("out-" + name)
             let before = try digestTree(library)
@@ -169,6 +169,15 @@ final class LibraryMetadataTests: XCTestCase {
                 let label = "\(name): \((output as NSString).lastPathComponent)"
                 XCTAssertEqual(tags["XMP-photoshop:DateCreated"].map { "\($0)" }, want.date, "\(label): date and offset")
                 XCTAssertEqual(tags["XMP-exif:DateTimeOriginal"].map { "\($0)" }, want.date, "\(label): exif:DateTimeOriginal")
+                // A JPEG's own EXIF date (where the camera wrote one) says the same, in EXIF's form.
+                if isJPEG, let date = want.date, !date.hasSuffix("Z"), let exifDate = tags["ExifIFD:DateTimeOriginal"] {
+                    XCTAssertEqual("\(exifDate)", String(date.prefix(19)), "\(label): EXIF DateTimeOriginal")
+                    if let exifOffset = tags["ExifIFD:OffsetTimeOriginal"] {
+                        XCTAssertEqual("\(exifOffset)", String(date.dropFirst(19)), "\(label): EXIF OffsetTimeOriginal")
+                        exifOffsetsChecked += 1
+                    }
+                    exifDatesChecked += 1
+                }
                 if let latitude = want.latitude, let longitude = want.longitude {
                     XCTAssertEqual(tags["XMP-exif:GPSLatitude"] as? Double ?? .nan, latitude, accuracy: 1e-7, "\(label): latitude")
                     XCTAssertEqual(tags["XMP-exif:GPSLongitude"] as? Double ?? .nan, longitude, accuracy: 1e-7, "\(label): longitude")
@@ -200,6 +209,8 @@ final class LibraryMetadataTests: XCTestCase {
         }
         XCTAssertGreaterThanOrEqual(checked, 30, "outputs compared with Photos.sqlite")
         XCTAssertGreaterThanOrEqual(copiesCompared, 5, "byte copies compared")
+        XCTAssertGreaterThanOrEqual(exifDatesChecked, 10, "EXIF dates compared")
+        XCTAssertGreaterThanOrEqual(exifOffsetsChecked, 1, "EXIF offsets compared")
     }
 
     /// The named values: TestTimeWarp's adjusted date, Test-14.6.0's Tulips.
@@ -210,6 +221,7 @@ final class LibraryMetadataTests: XCTestCase {
         let read = try exiftool([path("warp/IMG_6526.jpg"), path("tulips/Tulips.jpg")])
         let warped = try XCTUnwrap(read[path("warp/IMG_6526.jpg")])
         XCTAssertEqual(warped["XMP-photoshop:DateCreated"] as? String, "2021:10:02 15:15:00-04:00")
+        XCTAssertEqual(warped["ExifIFD:OffsetTimeOriginal"] as? String, "-04:00", "the camera's -07:00 replaced in place")
         let tulips = try XCTUnwrap(read[path("tulips/Tulips.jpg")])
         XCTAssertEqual(tulips["XMP-dc:Title"] as? String, "Tulips tied together at a flower shop")
         XCTAssertEqual(tulips["XMP-dc:Description"] as? String, "Wedding tulips")

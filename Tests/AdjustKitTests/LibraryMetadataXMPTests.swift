@@ -61,6 +61,30 @@ final class LibraryMetadataXMPTests: XCTestCase {
         XCTAssertNil(try exiftool(noPlace)["XMP-exif:GPSLatitude"])
     }
 
+    /// A Canon JPEG (its MakerNote's offsets count from the TIFF header): the EXIF date is
+    /// overwritten in place — the segment differs from the original's in those 19 bytes only.
+    func testTheEXIFDateIsOverwrittenInPlace() throws {
+        let original = try TestFixtures.bytes(TestFixtures.image("canon-a85.jpg"))
+        var values = PhotosAssetMetadata()
+        values.created = 654_894_900.417
+        values.timeZoneOffset = -14_400
+        let copy = try XCTUnwrap(JPEGCopyXMP.copy(original, with: LibraryMetadataXMP(values, includesPlace: true)))
+        func exif(_ jpeg: [UInt8]) throws -> [UInt8] {
+            let segments = try XCTUnwrap(JPEGHeaderSegments.walk(jpeg))
+            return Array(try XCTUnwrap(segments.first { $0.marker == 0xE1 && $0.payload.starts(with: Array("Exif\0\0".utf8)) }).payload)
+        }
+        let before = try exif(original), after = try exif(copy)
+        XCTAssertEqual(before.count, after.count)
+        let changed = zip(before, after).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+        XCTAssertFalse(changed.isEmpty)
+        XCTAssertLessThan((changed.last ?? 0) - (changed.first ?? 0), 19, "only the 19 characters of the date: \(changed)")
+        XCTAssertEqual(try exiftool(copy)["ExifIFD:DateTimeOriginal"] as? String, "2021:10:02 15:15:00")
+        XCTAssertEqual(LibraryMetadataTests.entropyCodedData(copy), LibraryMetadataTests.entropyCodedData(original))
+        values.timeZoneOffset = nil
+        let unzoned = try XCTUnwrap(JPEGCopyXMP.copy(original, with: LibraryMetadataXMP(values, includesPlace: true)))
+        XCTAssertEqual(try exif(unzoned), before, "no zone in Photos: the local time is unknown, the EXIF stays")
+    }
+
     func testTimesWithoutAZoneAndOutOfRangeAndCoordinatesAtTheEdge() {
         var values = PhotosAssetMetadata()
         values.created = 0

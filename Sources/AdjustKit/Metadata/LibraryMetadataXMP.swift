@@ -11,6 +11,8 @@ import CLibXML2
 /// - keywords → `dc:subject`; albums → `lr:hierarchicalSubject` ("Folder|Album");
 /// - favourite → `xmp:Rating` 5.
 ///
+/// (In a JPEG, `ExifDatePatch` also sets the EXIF date the camera wrote.)
+///
 /// Each property it writes replaces the same property of the file's own XMP (Photos read the
 /// file's values when it imported it; what it holds now is what the user left). Properties Photos
 /// holds no value for are not written, and the file's own (if any) stay. Written through

@@ -37,13 +37,16 @@ public struct MetadataOptions: Sendable {
 ///   PixelYDimension, 0xA002/0xA003, added if absent) and, if present, IFD0 ImageWidth/
 ///   ImageLength set to the output size; IFD1 and its embedded thumbnail removed (it shows the
 ///   unedited picture); the GPS IFD removed with `stripGPS`. All other entries keep their value
-///   bytes (Make, Model, DateTimeOriginal and GPS read byte-identical). The MakerNote is copied
-///   raw; vendors whose MakerNote offsets count from the TIFF header may not survive the move.
+///   bytes (Make, Model, DateTimeOriginal and GPS read byte-identical), but for DateTimeOriginal
+///   and OffsetTimeOriginal with a `library` (the time the user set in Photos: `ExifDatePatch`).
+///   The MakerNote is copied raw; vendors whose MakerNote offsets count from the TIFF header may
+///   not survive the move.
 /// - **XMP** (the standard `http://ns.adobe.com/xap/1.0/` APP1), with every aas property
 ///   (`http://ns.apple.com/adjustment-settings/1.0/`) removed so the edit is never applied
 ///   twice, `xmpNote:HasExtendedXMP` removed, and tiff:Orientation, tiff:ImageWidth/ImageLength,
 ///   exif:PixelXDimension/PixelYDimension updated where present. crs: properties (including
-///   crs:AlreadyApplied) and everything else are kept. Without any change the packet is carried
+///   crs:AlreadyApplied) and everything else are kept. With a `library`, the properties it
+///   writes replace the file's own (`LibraryMetadataXMP`). Without any change the packet is carried
 ///   byte-identical; when nothing but empty rdf:Descriptions would be left it is dropped.
 /// - **ICC profile** (`ICC_PROFILE\0` APP2 chunks), byte-identical, in sequence order — when it
 ///   describes RGB data. A CMYK or grayscale profile is left out without a word: the rendered
@@ -89,7 +92,10 @@ package enum MetadataCarryOver {
 
         // EXIF
         if let exif = segments.first(where: { $0.marker == 0xE1 && $0.payload.starts(with: exifSignature) }) {
-            let (payload, warning) = ExifRewriter.rewrite(exif.payload, outputSize: outputSize, stripGPS: options.stripGPS)
+            var (payload, warning) = ExifRewriter.rewrite(exif.payload, outputSize: outputSize, stripGPS: options.stripGPS)
+            // The capture time the user set in Photos, over the camera's (in place: ExifDatePatch).
+            if let rewritten = payload, let time = options.library?.metadata.captureTime,
+               let patched = ExifDatePatch.patch(rewritten, time: time) { payload = patched }
             if let payload { inserted += JPEGHeaderSegments.segment(marker: 0xE1, payload: payload) }
             if let warning { warnings.append(warning) }
         }
