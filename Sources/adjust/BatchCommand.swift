@@ -24,6 +24,16 @@ struct BatchCommand: ParsableCommand {
         Adjustments that cannot be replayed are left out and named ("notReplayed"; --strict fails \
         the photo instead).
 
+        What the user set in Photos goes with each output of a library asset (--metadata photos, \
+        the default): the capture date with its time zone, place, title, caption, keywords, \
+        favourite (xmp:Rating 5) and albums (lr:hierarchicalSubject "Folder|Album", and "albums" in \
+        the record), as XMP — in a JPEG output's own XMP (a copied JPEG keeps its picture byte for \
+        byte, SOS to EOI: only its metadata segments change), else in a sidecar \
+        NAME.EXT.xmp beside it (HEIC, PNG, videos); --sidecar xmp writes the sidecar beside every \
+        output. A JPEG's EXIF DateTimeOriginal and OffsetTimeOriginal, where the camera wrote \
+        them, are overwritten in place with Photos' time; nothing is added to EXIF. --metadata \
+        file keeps only the file's own metadata.
+
         Standard error: on a terminal, one progress bar redrawn in place (failures and warnings are \
         printed above it); otherwise one line per photo, "adjust: ok NAME -> OUT", \
         "adjust: no-edit NAME -> OUT", "adjust: skipped NAME (OUT exists)", "adjust: current NAME -> OUT" or \
@@ -54,7 +64,8 @@ struct BatchCommand: ParsableCommand {
         original's path; docs/spec/provenance.md). With --update a photo is rendered only when \
         its output is missing, incomplete or has no record, or its original, edit, tool or \
         options changed ("reason" says which); otherwise it is left alone with status current \
-        ("adjust: current IN -> OUT"). With --update or --prune, outputs in DIR (with a record) \
+        ("adjust: current IN -> OUT"); a library asset whose values in Photos changed is written \
+        again ("Photos metadata changed"). With --update or --prune, outputs in DIR (with a record) \
         whose original is gone are reported, status orphaned, and removed only with --prune \
         (status pruned); a file without adjust's record is never touched.
 
@@ -139,6 +150,8 @@ struct BatchCommand: ParsableCommand {
 
     @OptionGroup var metadata: MetadataOptionGroup
 
+    @OptionGroup var photosMetadata: PhotosMetadataOptionGroup
+
 
     @Option(name: .long, help: ArgumentHelp("Output format, jpeg (default) or png.", valueName: "jpeg|png"))
     var format: String?
@@ -212,6 +225,7 @@ struct BatchCommand: ParsableCommand {
         let job = BatchRunner(renderer: renderer, editSource: editSource, planner: limits.planner,
                               size: size.request, format: format, quality: quality,
                               pngCompression: PNGCompression(level: pngCompression)!, metadata: metadata.options,
+                              photosMetadata: photosMetadata.source, sidecar: photosMetadata.sidecar,
                               xmpDir: xmpDir, skipExisting: skipExisting, unedited: unedited, appleRender: appleRender, update: update,
                               tool: "adjust \(Adjust.configuration.version)", optionsDescription: optionsDescription,
                               json: json, inputKeys: Set(allItems.compactMap(\.key)))
@@ -343,6 +357,7 @@ struct BatchCommand: ParsableCommand {
             "working-space=\(colour.workingSpace)", "effect-luts=\(luts.isEmpty ? "built-in" : luts.joined(separator: ","))",
             "skip-unsupported=\(colour.skipUnknownFilters)", "tolerate-jpeg-warnings=\(limits.tolerateJpegWarnings)",
             "metadata=\(metadataText)", "unedited=\(unedited.rawValue)", "apple-render=\(appleRender.rawValue)",
+            "photos-metadata=\(photosMetadata.source.rawValue)", "sidecar=\(photosMetadata.sidecar.rawValue)",
         ].joined(separator: " ")
     }
 }

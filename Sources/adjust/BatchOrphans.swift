@@ -45,6 +45,7 @@ struct BatchOrphans {
                 record.reason = record.error
             } else if prune {
                 ProvenanceSidecar.remove(forOutput: path)
+                PhotosMetadataSidecar.removeIfWritten(forOutput: path)
             }
             records.append(record)
         }

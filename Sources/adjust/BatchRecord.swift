@@ -46,6 +46,7 @@ struct BatchRecord: Codable, Sendable, Equatable {
     var error: String?
     /// Why the status: the error of a failure, "output exists" for a skip; with `--update`, why
     /// an output was rendered again ("original changed", "edit changed", "options changed",
+    /// "Photos metadata changed",
     /// "tool changed (…)", "no output yet", "output has no provenance", "output is incomplete")
     /// or "output is current"; "its original is gone" for orphaned and pruned outputs.
     var reason: String?
@@ -65,6 +66,10 @@ struct BatchRecord: Codable, Sendable, Equatable {
     var appleRender: String?
     /// Why Apple's render was used (`source` apple-render).
     var sourceReason: AppleRenderReason?
+    /// The Photos albums holding a library asset, each as its folder path ending in the album's
+    /// title (`["Folder1", "SubFolder2", "AlbumInFolder"]`); absent outside albums and with
+    /// `--metadata file`.
+    var albums: [[String]]?
     /// Reading the file, parsing the edit and planning (the JPEG header is decoded here).
     var readMs: Double?
     /// Decoding, rendering and encoding: one streamed pass, the entropy decode interleaved with
@@ -79,7 +84,7 @@ struct BatchRecord: Codable, Sendable, Equatable {
     var totalMs: Double
 
     enum CodingKeys: String, CodingKey {
-        case input, output, status, error, reason, edit, editFile, chain, size, warnings, notReplayed, source, appleRender, sourceReason, readMs, digestMs, renderMs, decodeMs
+        case input, output, status, error, reason, edit, editFile, chain, size, warnings, notReplayed, source, appleRender, sourceReason, albums, readMs, digestMs, renderMs, decodeMs
         case writeMs, totalMs
     }
 
@@ -104,6 +109,7 @@ struct BatchRecord: Codable, Sendable, Equatable {
         try container.encodeIfPresent(source, forKey: .source)
         try container.encodeIfPresent(appleRender, forKey: .appleRender)
         try container.encodeIfPresent(sourceReason, forKey: .sourceReason)
+        try container.encodeIfPresent(albums, forKey: .albums)
         try container.encodeIfPresent(readMs, forKey: .readMs)
         try container.encodeIfPresent(digestMs, forKey: .digestMs)
         try container.encodeIfPresent(renderMs, forKey: .renderMs)

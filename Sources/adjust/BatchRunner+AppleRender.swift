@@ -78,7 +78,8 @@ extension BatchRunner {
         let provenance = Provenance(tool: tool, originalDigest: originalDigest, editKind: "apple-render",
                                     editDigest: try SHA256.hex(ofFileAt: renderPath), options: optionsDescription,
                                     originalPath: BatchFiles.relativePath(of: item.input,
-                                                                          from: (output as NSString).deletingLastPathComponent))
+                                                                          from: (output as NSString).deletingLastPathComponent),
+                                    metadataDigest: metadataDigest(of: item))
         record.digestMs = (record.digestMs ?? 0) + Self.milliseconds(since: clock)
         (record.edit, record.editFile) = (record.edit ?? "aae", record.editFile ?? item.found?.edit)
         record.appleRender = renderPath
@@ -94,15 +95,18 @@ extension BatchRunner {
         let render = try PhotoEdit(imagePath: renderPath, editPath: nil, size: size, editSource: EditSource.none,
                                    planner: planner, renderer: renderer)
         record.readMs = (record.readMs ?? 0) + Self.milliseconds(since: clock)
+        let library = libraryXMP(of: item)
         if UneditedPolicy.copyIsFaithful(render, to: output, size: size, metadata: metadata) {
             clock = DispatchTime.now()
-            try UneditedPolicy.copy(render, to: output)
+            let embedded = try writeCopy(try render.original.source.whole(), to: output, library: library)
             try ProvenanceSidecar.write(provenance, forOutput: output)
+            try writePhotosSidecar(library, forOutput: output, embedded: embedded, provenance: provenance)
             record.writeMs = Self.milliseconds(since: clock)
             record.size = [render.plan.outputSize.width, render.plan.outputSize.height]
         } else {
             var metadata = self.metadata
             metadata.provenance = metadata.stripAll ? nil : provenance
+            metadata.library = format == .jpeg ? library : nil
             clock = DispatchTime.now()
             // A PNG is written as it is encoded (as in renderAndWrite): its writes count as rendering.
             let (rendering, pngWarnings) = try self.render(render, towards: output, metadata: metadata)
@@ -113,6 +117,7 @@ extension BatchRunner {
             if metadata.stripAll { try ProvenanceSidecar.write(provenance, forOutput: output) } else {
                 ProvenanceSidecar.remove(forOutput: output)
             }
+            try writePhotosSidecar(library, forOutput: output, embedded: metadata.library != nil, provenance: provenance)
             record.writeMs = Self.milliseconds(since: clock)
             record.size = [rendering.size.width, rendering.size.height]
         }

@@ -38,7 +38,8 @@ extension BatchRunner {
                                     editKind: render == nil ? "none" : "apple-render",
                                     editDigest: try render.map { path throws(FileError) in try SHA256.hex(ofFileAt: path) },
                                     options: optionsDescription,
-                                    originalPath: BatchFiles.relativePath(of: item.input, from: (output as NSString).deletingLastPathComponent))
+                                    originalPath: BatchFiles.relativePath(of: item.input, from: (output as NSString).deletingLastPathComponent),
+                                    metadataDigest: metadataDigest(of: item))
         record.digestMs = Self.milliseconds(since: clock)
         (record.edit, record.editFile) = (render == nil ? "none" : "apple-render", file.edit)
         if update {
@@ -50,6 +51,8 @@ extension BatchRunner {
             throw FileError(path: output, kind: .unwritable, problem: error.description)
         }
         try ProvenanceSidecar.write(provenance, forOutput: output)
+        // A video, a Live Photo's motion, a PNG: what the user set in Photos goes beside it.
+        try writePhotosSidecar(libraryXMP(of: item), forOutput: output, embedded: false, provenance: provenance)
         record.writeMs = Self.milliseconds(since: clock)
         if let render {
             (record.status, record.source, record.appleRender) = (.ok, .appleRender, render)

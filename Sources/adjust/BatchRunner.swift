@@ -13,6 +13,10 @@ final class BatchRunner: Sendable {
     /// `--png-compression`.
     let pngCompression: PNGCompression
     let metadata: MetadataOptions
+    /// `--metadata`: whether a library asset's outputs carry what the user set in Photos.
+    let photosMetadata: PhotosMetadataSource
+    /// `--sidecar`: whether every such output gets a `NAME.EXT.xmp`, or only those that cannot carry it.
+    let sidecar: SidecarPolicy
     let xmpDir: String?
     let skipExisting: Bool
     /// `--unedited`: what a photo without an edit gets.
@@ -53,12 +57,14 @@ final class BatchRunner: Sendable {
     var exactEffects: Set<PhotoEffect> { Set(renderer.colour.effectCubes.keys) }
 
     init(renderer: Renderer, editSource: EditSource, planner: RenderPlanner, size: SizeRequest, format: ImageFormat,
-         quality: Int, pngCompression: PNGCompression, metadata: MetadataOptions, xmpDir: String?, skipExisting: Bool, unedited: UneditedPolicy,
+         quality: Int, pngCompression: PNGCompression, metadata: MetadataOptions,
+         photosMetadata: PhotosMetadataSource = .photos, sidecar: SidecarPolicy = .auto, xmpDir: String?, skipExisting: Bool, unedited: UneditedPolicy,
          appleRender: AppleRenderPolicy, update: Bool, tool: String, optionsDescription: String, json: Bool,
          inputKeys: Set<BatchFiles.Key>) {
         (self.unedited, self.appleRenderPolicy) = (unedited, appleRender)
         (self.renderer, self.editSource, self.planner, self.size, self.format) = (renderer, editSource, planner, size, format)
         (self.metadata, self.pngCompression) = (metadata, pngCompression)
+        (self.photosMetadata, self.sidecar) = (photosMetadata, sidecar)
         (self.quality, self.xmpDir, self.skipExisting, self.json) = (quality, xmpDir, skipExisting, json)
         (self.update, self.tool, self.optionsDescription) = (update, tool, optionsDescription)
         self.inputKeys = inputKeys
@@ -113,6 +119,7 @@ final class BatchRunner: Sendable {
             return
         }
         record.totalMs = Self.milliseconds(since: started)
+        if let albums = libraryXMP(of: item)?.metadata.albums, !albums.isEmpty { record.albums = albums }
         if record.status == .ok || record.status == .noEdit {
             let made: MadeFrom = switch (record.source, item.file?.kind) {
             case (.appleRender?, _): .appleRender
@@ -198,15 +205,17 @@ final class BatchRunner: Sendable {
         }
         if !hasEdit, unedited == .copy, UneditedPolicy.copyIsFaithful(photo, to: output, size: size, metadata: metadata) {
             let clock = DispatchTime.now()
-            try UneditedPolicy.copy(photo, to: output)
+            let library = libraryXMP(of: item)
+            let embedded = try writeCopy(try photo.original.source.whole(), to: output, library: library)
             try ProvenanceSidecar.write(provenance, forOutput: output)
+            try writePhotosSidecar(library, forOutput: output, embedded: embedded, provenance: provenance)
             record.writeMs = Self.milliseconds(since: clock)
             (record.status, record.source) = (.noEdit, .copy)
             record.size = [photo.plan.outputSize.width, photo.plan.outputSize.height]
             return
         }
-        try renderAndWrite(photo, input: item.input, to: output, provenance: provenance, into: &record,
-                           warnings: &warnings)
+        try renderAndWrite(photo, input: item.input, to: output, provenance: provenance, library: libraryXMP(of: item),
+                           into: &record, warnings: &warnings)
         record.source = hasEdit ? .replay : .original
     }
 
@@ -279,10 +288,13 @@ final class BatchRunner: Sendable {
     /// PNG is written to its file as it is encoded (`PhotoEdit.renderAndWritePNG`): its
     /// `renderMs` then holds the writes too, and `writeMs` the provenance sidecar's.
     private func renderAndWrite(_ photo: PhotoEdit, input: String, to output: String, provenance: Provenance,
-                                into record: inout BatchRecord, warnings: inout [String]) throws(FileError) {
+                                library: LibraryMetadataXMP?, into record: inout BatchRecord,
+                                warnings: inout [String]) throws(FileError) {
         var metadata = self.metadata
         // --strip-metadata puts nothing in the image: the record goes beside it.
         metadata.provenance = metadata.stripAll ? nil : provenance
+        // A JPEG carries what the user set in Photos in its XMP; a PNG gets the sidecar.
+        metadata.library = format == .jpeg ? library : nil
         var clock = DispatchTime.now()
         let (rendering, pngWarnings) = try render(photo, towards: output, metadata: metadata)
         record.renderMs = Self.milliseconds(since: clock)
@@ -305,6 +317,7 @@ final class BatchRunner: Sendable {
             ProvenanceSidecar.remove(forOutput: output)
         }
         warnings += metadataWarnings.map { "warning: \(input): \($0)" }
+        try writePhotosSidecar(library, forOutput: output, embedded: metadata.library != nil, provenance: provenance)
         record.writeMs = Self.milliseconds(since: clock)
         record.size = [rendering.size.width, rendering.size.height]
         record.status = photo.edit.origin == .none ? .noEdit : .ok
@@ -319,7 +332,8 @@ final class BatchRunner: Sendable {
         let outputFolder = (output as NSString).deletingLastPathComponent
         return Provenance(tool: tool, originalDigest: originalDigest, editKind: editKind, editDigest: editDigest,
                           options: optionsDescription,
-                          originalPath: BatchFiles.relativePath(of: item.input, from: outputFolder))
+                          originalPath: BatchFiles.relativePath(of: item.input, from: outputFolder),
+                          metadataDigest: metadataDigest(of: item))
     }
 
     /// Nil when the existing `output` records `provenance` (and is whole); otherwise why it is

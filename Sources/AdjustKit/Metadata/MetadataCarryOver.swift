@@ -11,6 +11,9 @@ public struct MetadataOptions: Sendable {
     /// Leave the original's XMP out without a word: the edit reader already said it could not
     /// read it (`EditSource.unreadableXMP`), so the one warning is that one. Set by `PhotoEdit`.
     var leaveOutXMP = false
+    /// What the user set in Photos, written into the output's XMP over the original's own
+    /// (`LibraryMetadataXMP`); nil writes none (`--metadata file`, or not a library photo).
+    package var library: LibraryMetadataXMP?
 
     /// Defaults: carry everything, GPS included.
     public init(stripGPS: Bool = false, stripAll: Bool = false) {
@@ -34,13 +37,16 @@ public struct MetadataOptions: Sendable {
 ///   PixelYDimension, 0xA002/0xA003, added if absent) and, if present, IFD0 ImageWidth/
 ///   ImageLength set to the output size; IFD1 and its embedded thumbnail removed (it shows the
 ///   unedited picture); the GPS IFD removed with `stripGPS`. All other entries keep their value
-///   bytes (Make, Model, DateTimeOriginal and GPS read byte-identical). The MakerNote is copied
-///   raw; vendors whose MakerNote offsets count from the TIFF header may not survive the move.
+///   bytes (Make, Model, DateTimeOriginal and GPS read byte-identical), but for DateTimeOriginal
+///   and OffsetTimeOriginal with a `library` (the time the user set in Photos: `ExifDatePatch`).
+///   The MakerNote is copied raw; vendors whose MakerNote offsets count from the TIFF header may
+///   not survive the move.
 /// - **XMP** (the standard `http://ns.adobe.com/xap/1.0/` APP1), with every aas property
 ///   (`http://ns.apple.com/adjustment-settings/1.0/`) removed so the edit is never applied
 ///   twice, `xmpNote:HasExtendedXMP` removed, and tiff:Orientation, tiff:ImageWidth/ImageLength,
 ///   exif:PixelXDimension/PixelYDimension updated where present. crs: properties (including
-///   crs:AlreadyApplied) and everything else are kept. Without any change the packet is carried
+///   crs:AlreadyApplied) and everything else are kept. With a `library`, the properties it
+///   writes replace the file's own (`LibraryMetadataXMP`). Without any change the packet is carried
 ///   byte-identical; when nothing but empty rdf:Descriptions would be left it is dropped.
 /// - **ICC profile** (`ICC_PROFILE\0` APP2 chunks), byte-identical, in sequence order — when it
 ///   describes RGB data. A CMYK or grayscale profile is left out without a word: the rendered
@@ -86,7 +92,10 @@ package enum MetadataCarryOver {
 
         // EXIF
         if let exif = segments.first(where: { $0.marker == 0xE1 && $0.payload.starts(with: exifSignature) }) {
-            let (payload, warning) = ExifRewriter.rewrite(exif.payload, outputSize: outputSize, stripGPS: options.stripGPS)
+            var (payload, warning) = ExifRewriter.rewrite(exif.payload, outputSize: outputSize, stripGPS: options.stripGPS)
+            // The capture time the user set in Photos, over the camera's (in place: ExifDatePatch).
+            if let rewritten = payload, let time = options.library?.metadata.captureTime,
+               let patched = ExifDatePatch.patch(rewritten, time: time) { payload = patched }
             if let payload { inserted += JPEGHeaderSegments.segment(marker: 0xE1, payload: payload) }
             if let warning { warnings.append(warning) }
         }
@@ -95,7 +104,7 @@ package enum MetadataCarryOver {
         var carried: [UInt8]?
         if !options.leaveOutXMP, let xmp = segments.first(where: { $0.marker == 0xE1 && $0.payload.starts(with: xmpSignature) }) {
             let packet = Array(xmp.payload.dropFirst(xmpSignature.count))
-            switch XMPRewriter.rewrite(packet, outputSize: outputSize, provenance: options.provenance) {
+            switch XMPRewriter.rewrite(packet, outputSize: outputSize, provenance: options.provenance, library: options.library) {
             case .unchanged: carried = packet
             case .rewritten(let bytes): carried = bytes
             case .empty: carried = nil
@@ -105,6 +114,9 @@ package enum MetadataCarryOver {
                 warnings.append("metadata: rewritten XMP is \(bytes.count) bytes, over one JPEG segment; XMP dropped")
                 carried = nil
             }
+        }
+        if carried == nil, let library = options.library, !library.isEmpty {
+            carried = library.standalonePacket(provenance: options.provenance)
         }
         if carried == nil, let provenance = options.provenance { carried = provenance.standalonePacket }
         if let carried { inserted += JPEGHeaderSegments.segment(marker: 0xE1, payload: xmpSignature + carried) }

@@ -10,6 +10,11 @@ import XMPParse
 /// Provenance an earlier render recorded (`Provenance.namespace`) is removed as well: it described
 /// that render, not this one; with a `provenance` to record, a new rdf:Description holds it.
 ///
+/// With a `library` (what the user set in Photos: `LibraryMetadataXMP`), the properties it writes
+/// replace the file's own and a new rdf:Description holds them. Without an `outputSize` the packet
+/// belongs to a byte copy of the original (its pixels untouched): only the library's properties
+/// and the provenance change, nothing else is removed or updated.
+///
 /// A packet whose xpacket trailer is broken is carried without it (`PacketTrailer`).
 ///
 /// The parse is XMPParse's `HardenedXMLReader`: a DOCTYPE or entity declaration stops it (the
@@ -32,11 +37,13 @@ enum XMPRewriter {
     private static let tiff = "http://ns.adobe.com/tiff/1.0/"
     private static let exif = "http://ns.adobe.com/exif/1.0/"
 
-    static func rewrite(_ packet: [UInt8], outputSize: PixelSize, provenance: Provenance? = nil) -> Outcome {
+    static func rewrite(_ packet: [UInt8], outputSize: PixelSize?, provenance: Provenance? = nil,
+                        library: LibraryMetadataXMP? = nil) -> Outcome {
         guard !packet.isEmpty else { return .failed("metadata: XMP packet is empty; XMP dropped") }
         do {
             return try HardenedXMLReader.withRootElement(ofUTF8: packet) { root in
-                rewrite(root: root, document: root.pointee.doc, outputSize: outputSize, provenance: provenance)
+                rewrite(root: root, document: root.pointee.doc, outputSize: outputSize, provenance: provenance,
+                        library: library.flatMap { $0.isEmpty ? nil : $0 })
             }
         } catch .doctypeForbidden {
             return .failed("metadata: XMP has a DOCTYPE or entity declaration; XMP dropped")
@@ -45,7 +52,7 @@ enum XMPRewriter {
             // left out, as the edit reader leaves it out (`PacketTrailer`): the rest is carried.
             let end = (packet.lastIndex { $0 != 0 }).map { $0 + 1 } ?? 0
             if let (repaired, _) = PacketTrailer.repaired(Array(packet[..<end])), !repaired.isEmpty {
-                switch rewrite(repaired, outputSize: outputSize, provenance: provenance) {
+                switch rewrite(repaired, outputSize: outputSize, provenance: provenance, library: library) {
                 case .unchanged: return .rewritten(repaired)
                 case .failed: break
                 case let outcome: return outcome
@@ -56,20 +63,21 @@ enum XMPRewriter {
     }
 
     /// Edits the parsed tree in place and serialises it (the document is freed by the reader).
-    private static func rewrite(root: xmlNodePtr, document doc: xmlDocPtr, outputSize: PixelSize,
-                                provenance: Provenance?) -> Outcome {
+    private static func rewrite(root: xmlNodePtr, document doc: xmlDocPtr, outputSize: PixelSize?,
+                                provenance: Provenance?, library: LibraryMetadataXMP?) -> Outcome {
         var descriptions: [xmlNodePtr] = []
         collectDescriptions(root, into: &descriptions)
         var changed = false
         for description in descriptions {
-            changed = rewriteDescription(description, outputSize: outputSize) || changed
+            changed = rewriteDescription(description, outputSize: outputSize, library: library) || changed
         }
-        guard changed || provenance != nil else { return .unchanged }
+        guard changed || provenance != nil || library != nil else { return .unchanged }
 
         for description in descriptions where isEmpty(description) { removeElement(description) }
-        if let provenance {
+        if provenance != nil || library != nil {
             guard let rdfElement = findRDF(root) else { return .failed("metadata: XMP has no rdf:RDF; XMP dropped") }
-            append(provenance, to: rdfElement, document: doc)
+            library?.append(to: rdfElement, document: doc)
+            if let provenance { append(provenance, to: rdfElement, document: doc) }
         } else if !descriptions.isEmpty, !containsDescription(root) {
             return .empty
         }
@@ -168,16 +176,24 @@ enum XMPRewriter {
     }
 
     /// Applies the edits to one rdf:Description; true when anything changed.
-    private static func rewriteDescription(_ description: xmlNodePtr, outputSize: PixelSize) -> Bool {
+    private static func rewriteDescription(_ description: xmlNodePtr, outputSize: PixelSize?,
+                                           library: LibraryMetadataXMP?) -> Bool {
+        // A byte copy (no outputSize) keeps all but what the library replaces.
+        func dropped(_ ns: xmlNsPtr?, _ localName: String) -> Bool {
+            (outputSize != nil && isDropped(ns, localName)) || library?.replaces(namespace: href(ns), name: localName) == true
+        }
+        func replacement(namespace: String?, name: String) -> String? {
+            outputSize.flatMap { Self.replacement(namespace: namespace, name: name, outputSize: $0) }
+        }
         var changed = false
         var attribute = description.pointee.properties
         while let current = attribute {
             attribute = current.pointee.next
             let localName = name(current.pointee.name)
-            if isDropped(current.pointee.ns, localName) {
+            if dropped(current.pointee.ns, localName) {
                 xmlRemoveProp(current)
                 changed = true
-            } else if let value = replacement(namespace: href(current.pointee.ns), name: localName, outputSize: outputSize) {
+            } else if let value = replacement(namespace: href(current.pointee.ns), name: localName) {
                 if textContent(current.pointee.children) != value {
                     xmlNodeSetContent(UnsafeMutableRawPointer(current).assumingMemoryBound(to: xmlNode.self), value)
                     changed = true
@@ -186,10 +202,10 @@ enum XMPRewriter {
         }
         for child in elementChildren(description) {
             let localName = name(child.pointee.name)
-            if isDropped(child.pointee.ns, localName) {
+            if dropped(child.pointee.ns, localName) {
                 removeElement(child)
                 changed = true
-            } else if let value = replacement(namespace: href(child.pointee.ns), name: localName, outputSize: outputSize),
+            } else if let value = replacement(namespace: href(child.pointee.ns), name: localName),
                       elementChildren(child).isEmpty, child.pointee.properties == nil || onlyLanguage(child) {
                 if textContent(child.pointee.children) != value {
                     xmlNodeSetContent(child, value)

@@ -29,11 +29,15 @@ package struct Provenance: Sendable, Equatable {
     /// The original's path relative to the output's folder ("../../photos/IMG_0001.JPG"), so that
     /// a tree moved or mounted elsewhere as a whole still finds it. Not part of `sameOutput`.
     package var originalPath: String
+    /// SHA-256 of what the user set in Photos for the asset and the output carries
+    /// (`PhotosAssetMetadata.canonicalText`); nil when it carries none. A change in the library's
+    /// database (a date, a title, a keyword fixed) so makes `--update` write the output again.
+    package var metadataDigest: String?
 
     package init(tool: String, originalDigest: String, editKind: String, editDigest: String?, options: String,
-                originalPath: String) {
+                originalPath: String, metadataDigest: String? = nil) {
         (self.tool, self.originalDigest, self.editKind, self.editDigest) = (tool, originalDigest, editKind, editDigest)
-        (self.options, self.originalPath) = (options, originalPath)
+        (self.options, self.originalPath, self.metadataDigest) = (options, originalPath, metadataDigest)
     }
 
     /// Nil when an output recorded with `recorded` is what rendering with `self` would write;
@@ -43,6 +47,7 @@ package struct Provenance: Sendable, Equatable {
         if recorded.originalDigest != originalDigest { return "original changed" }
         if recorded.editKind != editKind || recorded.editDigest != editDigest { return "edit changed" }
         if recorded.options != options { return "options changed" }
+        if recorded.metadataDigest != metadataDigest { return "Photos metadata changed" }
         return nil
     }
 
@@ -53,6 +58,7 @@ package struct Provenance: Sendable, Equatable {
         var properties = [("Tool", tool), ("OriginalDigest", "sha256:" + originalDigest), ("EditKind", editKind)]
         if let editDigest { properties.append(("EditDigest", "sha256:" + editDigest)) }
         properties += [("Options", options), ("OriginalPath", originalPath)]
+        if let metadataDigest { properties.append(("MetadataDigest", "sha256:" + metadataDigest)) }
         return properties
     }
 
@@ -70,8 +76,9 @@ package struct Provenance: Sendable, Equatable {
               let options = text("Options"), let originalPath = text("OriginalPath") else { return nil }
         let editDigest = digest("EditDigest")
         if text("EditDigest") != nil, editDigest == nil { return nil }
+        if text("MetadataDigest") != nil, digest("MetadataDigest") == nil { return nil }
         self.init(tool: tool, originalDigest: original, editKind: editKind, editDigest: editDigest, options: options,
-                  originalPath: originalPath)
+                  originalPath: originalPath, metadataDigest: digest("MetadataDigest"))
     }
 
     /// A standalone XMP packet holding only this provenance (an output whose original has no XMP,

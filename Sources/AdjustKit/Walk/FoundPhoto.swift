@@ -62,6 +62,14 @@ package struct FoundFile: Sendable {
     /// The edit that render shows (`UUID.plist`), when there is one.
     package var edit: String?
     package var identity: FileIdentity?
+    /// The Photos library asset it is (or, for a Live Photo's motion, whose motion it is).
+    package var libraryAsset: PhotosLibraryAsset?
+
+    package init(path: String, kind: Kind, relativePath: String, name: String, appleRender: String? = nil,
+                 edit: String? = nil, identity: FileIdentity? = nil, libraryAsset: PhotosLibraryAsset? = nil) {
+        (self.path, self.kind, self.relativePath, self.name) = (path, kind, relativePath, name)
+        (self.appleRender, self.edit, self.identity, self.libraryAsset) = (appleRender, edit, identity, libraryAsset)
+    }
 }
 
 /// An asset the database lists whose original is not on disk (an iCloud library with "Optimize

@@ -43,6 +43,9 @@ package struct PhotosLibraryAsset: Sendable, Equatable {
     /// `ZADDEDDATE`: seconds since 2001-01-01 00:00 UTC (Core Data's reference date); nil if absent.
     package var addedDate: Double?
     package var original: Original
+    /// What the user set in Photos (date, place, title, caption, keywords, favourite, albums);
+    /// nil when the database could not say (`PhotosLibraryDatabase.metadataNote`).
+    package var metadata: PhotosAssetMetadata?
 
     /// The original's path under `libraryPath`, or a referenced file's own path; nil if unknown.
     package func originalPath(inLibrary libraryPath: String) -> String? {
@@ -91,6 +94,9 @@ package struct PhotosLibraryDatabase: Sendable {
     /// `ZASSET` or `ZGENERICASSET`.
     package let assetTable: String
     private let rows: [PhotosLibraryAsset]
+    /// One line when the database lacks some of what the user sets in Photos (a table or column
+    /// of docs/spec/photos-library.md §2 missing, or unreadable): outputs go without it.
+    package let metadataNote: String?
 
     /// Reads the asset list of the library at `libraryPath` (the `.photoslibrary` folder).
     package init(libraryPath: String) throws(FileError) {
@@ -98,7 +104,7 @@ package struct PhotosLibraryDatabase: Sendable {
         let database = ((libraryPath as NSString).appendingPathComponent("database") as NSString)
             .appendingPathComponent("Photos.sqlite")
         databasePath = database
-        (assetTable, rows) = try PhotosSQLiteReader.readAssets(database: database)
+        (assetTable, rows, metadataNote) = try PhotosSQLiteReader.readAssets(database: database)
     }
 
     /// Every asset row, in `Z_PK` order (trashed ones included: see `isTrashed`).
@@ -225,7 +231,8 @@ package struct PhotosOutputNames: Sendable {
 
 /// The SQLite side of `PhotosLibraryDatabase`.
 enum PhotosSQLiteReader {
-    static func readAssets(database: String) throws(FileError) -> (table: String, assets: [PhotosLibraryAsset]) {
+    static func readAssets(database: String) throws(FileError)
+        -> (table: String, assets: [PhotosLibraryAsset], metadataNote: String?) {
         func fail(_ problem: String, kind: FileError.Kind = .unreadable) -> FileError {
             FileError(path: database, kind: kind, problem: problem)
         }
@@ -304,7 +311,20 @@ enum PhotosSQLiteReader {
                     originalFileName: row[4].text, hasAdjustments: (row[5].integer ?? 0) != 0,
                     isTrashed: (row[6].integer ?? 0) != 0, kind: kind, addedDate: row[8].real, original: original))
             }
-            return (table, assets)
+            // What the user set in Photos: never worth an asset. Whatever cannot be read is said once.
+            var note: String?
+            do throws(PhotosSQLiteError) {
+                let metadata = try PhotosLibraryMetadataReader.read(connection, assetTable: table, assetColumns: assetColumns,
+                                                                    tables: tables)
+                for index in assets.indices { assets[index].metadata = metadata.byAsset[assets[index].primaryKey] }
+                if !metadata.missing.isEmpty {
+                    note = "the Photos database holds no " + metadata.missing.joined(separator: ", ")
+                        + "; outputs go without them"
+                }
+            } catch {
+                note = "\(error.message); outputs go without the dates, places, titles and keywords set in Photos"
+            }
+            return (table, assets, note)
         } catch {
             throw fail(error.message, kind: error.kind)
         }

@@ -68,6 +68,7 @@ package enum PhotosLibraryLayout {
         do {
             let database = try PhotosLibraryDatabase(libraryPath: root)
             let names = database.outputNames()
+            if let note = database.metadataNote { walk.result.remarks.append("\(root): \(note)") }
             var comesOut = Set<String>()
             for asset in database.assets() {
                 if let path = asset.originalPath(inLibrary: root) { covered.insert(path) }
@@ -140,11 +141,11 @@ package enum PhotosLibraryLayout {
         if asset.kind == .video || LayoutNames.isVideoName(path) {
             walk.add(FoundFile(path: path, kind: .video, relativePath: rel, name: userName,
                                appleRender: companions.appleRender.flatMap { LayoutNames.isVideoName($0) ? $0 : nil },
-                               edit: companions.edit))
+                               edit: companions.edit, libraryAsset: asset))
             return .comesOut
         }
         guard LayoutNames.isPhotoName(path) else {
-            walk.add(FoundFile(path: path, kind: .otherPicture, relativePath: rel, name: userName))
+            walk.add(FoundFile(path: path, kind: .otherPicture, relativePath: rel, name: userName, libraryAsset: asset))
             return .comesOut
         }
         var photo = found(photoAt: path, uuid: asset.uuid, root: root, folders: &folders)
@@ -154,7 +155,8 @@ package enum PhotosLibraryLayout {
             let motionExt = (motion as NSString).pathExtension
             walk.add(FoundFile(path: motion, kind: .motion, relativePath: LayoutPath.under(relative, stem + "." + motionExt),
                                name: userName, appleRender: photo.editedMotion,
-                               edit: photo.edit.flatMap { LayoutNames.lowerExtension($0) == "plist" ? $0 : nil }))
+                               edit: photo.edit.flatMap { LayoutNames.lowerExtension($0) == "plist" ? $0 : nil },
+                               libraryAsset: asset))
         }
         return .comesOut
     }
