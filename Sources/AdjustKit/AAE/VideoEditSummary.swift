@@ -3,7 +3,8 @@ import Foundation
 /// What a video's edit asks for, in words, for the record of a video copied without it (adjust
 /// replays no video edit; docs/spec/photos-library.md §3): `com.apple.video` holds deflated JSON
 /// with a `Trim` (`startTime`/`endTime` as CMTime `value`/`timescale`), `com.apple.video.slomo` a
-/// binary property list with `slowMotion.regions[].timeRange` and a `rate`.
+/// binary property list with `slowMotion.regions[].timeRange` and a `rate`. Step identifiers are
+/// read from the edit, never listed here (`FilterRegistry` holds the list of video steps).
 ///
 /// Read under the same limits as a photo's edit (`AAELimits`), through the same scans; anything
 /// unexpected gives the format's name alone, never a failure: the video is copied either way.
@@ -27,8 +28,9 @@ package enum VideoEditSummary {
             let steps = adjustments.map { adjustment -> String in
                 let name = adjustment["identifier"] as? String ?? "adjustment"
                 let settings = adjustment["settings"] as? [String: Any] ?? [:]
-                guard name == "Trim", let start = seconds(settings["startTime"]), let end = seconds(settings["endTime"]) else { return name }
-                return "Trim \(format(start)) s to \(format(end)) s"
+                // A trim is a step with a start and an end time (named as the edit names it).
+                guard let start = seconds(settings["startTime"]), let end = seconds(settings["endTime"]) else { return name }
+                return "\(name) \(format(start)) s to \(format(end)) s"
             }
             return steps.isEmpty ? [identifier] : steps
         case "com.apple.video.slomo":
