@@ -14,7 +14,10 @@ struct BatchOrphans {
     /// Every output of the whole batch (all shards), as absolute paths.
     let expectedOutputs: Set<String>
     let shard: BatchShard
-    let extensions: Set<String> = ["jpg", "jpeg", "png"]
+    /// Every kind of output a batch writes: renders and copies of photos (a HEIC kept HEIC), videos,
+    /// Live Photo motion and other pictures copied. Only those with adjust's record are touched.
+    let extensions: Set<String> = LayoutNames.photoExtensions.union(LayoutNames.videoExtensions)
+        .union(LayoutNames.otherPictureExtensions).union(["png"])
 
     /// One record per orphan found (orphaned, or pruned when `prune`; failed when it could not be
     /// removed), in path order.

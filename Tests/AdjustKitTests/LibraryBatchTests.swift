@@ -171,6 +171,21 @@ final class LibraryBatchTests: XCTestCase {
         XCTAssertEqual(strict.records["IMG_0001.JPG"]?["status"] as? String ?? strict.all.first?["status"] as? String, "failed")
     }
 
+    /// A copied video whose original is gone is an orphan like any output: `--prune` removes it.
+    func testACopiedVideoWhoseOriginalIsGoneIsPruned() throws {
+        let folder = path("roll")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: TestFixtures.image("Landscape_1.jpg"), toPath: folder + "/IMG_0001.JPG")
+        try Data((0..<4096).map { UInt8($0 % 251) }).write(to: URL(fileURLWithPath: folder + "/IMG_0002.MOV"))   // copied, never decoded
+        _ = try batch([folder, "--out", path("roll-out")])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path("roll-out/IMG_0002.mov")))
+        try FileManager.default.removeItem(atPath: folder + "/IMG_0002.MOV")
+        let pruned = try batch([folder, "--out", path("roll-out"), "--update", "--prune"])
+        XCTAssertEqual(pruned.records["IMG_0002.mov"]?["status"] as? String, "pruned", "\(pruned.records)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("roll-out/IMG_0002.mov")))
+        XCTAssertEqual(pruned.records["IMG_0001.jpg"]?["status"] as? String, "current")
+    }
+
     /// A full disk stops the run at the first failure with one line and the summary (exit 73),
     /// leaving no partial file; the next run with --update finishes once there is room.
     func testAFullDiskStopsTheRunCleanly() throws {
