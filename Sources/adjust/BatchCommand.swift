@@ -299,7 +299,8 @@ struct BatchCommand: ParsableCommand {
         var plain: [String] = []
         let replayed = made[.replay] ?? 0, rendered = made[.appleRender] ?? 0
         if replayed + rendered > 0 {
-            plain.append("replayed \(count(replayed, "edit", "edits")) and used \(rendered) of Photos' renders")
+            plain.append([replayed > 0 ? "replayed \(count(replayed, "edit", "edits"))" : nil,
+                          rendered > 0 ? "used \(rendered) of Photos' renders" : nil].compactMap { $0 }.joined(separator: " and "))
         }
         let copies = [(made[.photoCopy] ?? 0, "photo", "photos"), (made[.videoCopy] ?? 0, "video", "videos"),
                       (made[.otherCopy] ?? 0, "other picture", "other pictures")].filter { $0.0 > 0 }

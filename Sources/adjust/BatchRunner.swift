@@ -214,7 +214,8 @@ final class BatchRunner: Sendable {
             record.size = [photo.plan.outputSize.width, photo.plan.outputSize.height]
             return
         }
-        try renderAndWrite(photo, input: item.input, to: output, provenance: provenance, library: libraryXMP(of: item),
+        // Messages name the photo as the user knows it (a library's original file name).
+        try renderAndWrite(photo, name: item.name, to: output, provenance: provenance, library: libraryXMP(of: item),
                            into: &record, warnings: &warnings)
         record.source = hasEdit ? .replay : .original
     }
@@ -255,7 +256,7 @@ final class BatchRunner: Sendable {
         let editLabel = record.editFile ?? item.input
         warnings += photo.edit.warnings.map { "warning: \(editLabel): \($0)" }
         warnings += photo.edit.notes.map { "note: \(editLabel): \($0)" }
-        warnings += photo.plan.warnings.map { "warning: \(item.input): \($0)" }
+        warnings += photo.plan.warnings.map { "warning: \(item.name): \($0)" }
 
         clock = DispatchTime.now()
         let provenance = try self.provenance(of: item, output: output, originalDigest: originalDigest,
@@ -287,7 +288,7 @@ final class BatchRunner: Sendable {
     /// Renders, encodes and writes atomically with the provenance in the output's metadata. A
     /// PNG is written to its file as it is encoded (`PhotoEdit.renderAndWritePNG`): its
     /// `renderMs` then holds the writes too, and `writeMs` the provenance sidecar's.
-    private func renderAndWrite(_ photo: PhotoEdit, input: String, to output: String, provenance: Provenance,
+    private func renderAndWrite(_ photo: PhotoEdit, name: String, to output: String, provenance: Provenance,
                                 library: LibraryMetadataXMP?, into record: inout BatchRecord,
                                 warnings: inout [String]) throws(FileError) {
         var metadata = self.metadata
@@ -299,14 +300,14 @@ final class BatchRunner: Sendable {
         let (rendering, pngWarnings) = try render(photo, towards: output, metadata: metadata)
         record.renderMs = Self.milliseconds(since: clock)
         record.decodeMs = (rendering.decodeMs * 10).rounded() / 10
-        warnings += rendering.warnings.map { "warning: \(input): \($0)" }
+        warnings += rendering.warnings.map { "warning: \(name): \($0)" }
         let notReplayed = photo.edit.chain.notReplayed
-        if let line = Diagnostics.notReplayedLine(photo.edit.chain, image: input) { warnings.append("warning: " + line) }
+        if let line = Diagnostics.notReplayedLine(photo.edit.chain, image: name) { warnings.append("warning: " + line) }
         record.notReplayed = notReplayed.isEmpty ? nil : notReplayed
         if !rendering.approximations.isEmpty {
             // One short line: the steps' names (each approximation's description is in the chain's docs).
             let names = rendering.approximations.map { $0.split(separator: " (", maxSplits: 1).first.map(String.init) ?? $0 }
-            warnings.append("note: \(input): approximate: " + names.joined(separator: ", "))
+            warnings.append("note: \(name): approximate: " + names.joined(separator: ", "))
         }
 
         clock = DispatchTime.now()
@@ -316,7 +317,7 @@ final class BatchRunner: Sendable {
         } else {
             ProvenanceSidecar.remove(forOutput: output)
         }
-        warnings += metadataWarnings.map { "warning: \(input): \($0)" }
+        warnings += metadataWarnings.map { "warning: \(name): \($0)" }
         try writePhotosSidecar(library, forOutput: output, embedded: metadata.library != nil, provenance: provenance)
         record.writeMs = Self.milliseconds(since: clock)
         record.size = [rendering.size.width, rendering.size.height]

@@ -154,7 +154,7 @@ package enum PhotosLibraryLayout {
         if let motion = photo.motion {
             let motionExt = (motion as NSString).pathExtension
             walk.add(FoundFile(path: motion, kind: .motion, relativePath: LayoutPath.under(relative, stem + "." + motionExt),
-                               name: userName, appleRender: photo.editedMotion,
+                               name: userName + " (Live Photo motion)", appleRender: photo.editedMotion,
                                edit: photo.edit.flatMap { LayoutNames.lowerExtension($0) == "plist" ? $0 : nil },
                                libraryAsset: asset))
         }
