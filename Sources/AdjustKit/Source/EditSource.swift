@@ -189,11 +189,8 @@ package struct EditSource: Sendable {
     }
 
     /// The modern edit beside `imagePath` (aae-format.md §1): `STEM.AAE` in any case, else the
-    /// capture-time `IMG_O1234.aae` of `IMG_1234.*` (any case). nil when there is none.
-    package static func aaeSidecar(forImage imagePath: String) -> String? {
-        aaeSidecar(forImage: imagePath, folderNames: FolderNameIndex())
-    }
-
+    /// capture-time `IMG_O1234.aae` of `IMG_1234.*` (any case; `DCIMLayout.editCandidates`). nil
+    /// when there is none.
     static func aaeSidecar(forImage imagePath: String, folderNames: FolderNameIndex) -> String? {
         let folder = URL(fileURLWithPath: imagePath).deletingLastPathComponent()
         for candidate in DCIMLayout.editCandidates(forPhotoNamed: imagePath) {

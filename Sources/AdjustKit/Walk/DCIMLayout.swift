@@ -103,5 +103,4 @@ package struct FolderNames: Sendable {
     func named(_ lower: String) -> String? { byLower[lower] }
     /// The entries whose lower-cased stem is `lowerStem`, in sorted order.
     func withStem(_ lowerStem: String) -> [String] { byLowerStem[lowerStem] ?? [] }
-    func contains(_ name: String) -> Bool { byLower[name.lowercased()] != nil }
 }
