@@ -57,25 +57,14 @@ final class LibraryBatchTests: XCTestCase {
         return result
     }
 
-    private func digestTree(_ folder: String) throws -> [String: String] {
-        var digests: [String: String] = [:]
-        let walker = FileManager.default.enumerator(atPath: folder)
-        while let relative = walker?.nextObject() as? String {
-            let full = folder + "/" + relative
-            guard !PhotoLayoutTestHelpers.isFolder(full) else { continue }
-            digests[relative] = try SHA256.hex(ofFileAt: full)
-        }
-        return digests
-    }
-
     /// Every non-trashed asset with an original comes out under its Photos name (a video as a
     /// byte copy); every one without is named in a `missing` record; the library is untouched.
     func testEveryAssetOfEachSharedLibraryComesOutOrIsNamed() throws {
         for name in ["Test-10.15.7", "Test-14.6.0", "Test-Media-Types-15.7.2", "TestTimeWarp-13.1.0"] {
             let library = Self.library(name), out = path("out-" + name)
-            let before = try digestTree(library)
+            let before = try PhotoLayoutTestHelpers.digestTree(library)
             let result = try batch([library, "--out", out, "--max-size", "64"])
-            XCTAssertEqual(try digestTree(library), before, "\(name): the library is never written")
+            XCTAssertEqual(try PhotoLayoutTestHelpers.digestTree(library), before, "\(name): the library is never written")
             let outputs = Set(try FileManager.default.contentsOfDirectory(atPath: out).filter { !$0.hasPrefix(".") }
                 .map { ($0 as NSString).deletingPathExtension })
             let missingRecords = result.all.filter { $0["status"] as? String == "missing" }.compactMap { $0["input"] as? String }
@@ -216,6 +205,18 @@ final class LibraryBatchTests: XCTestCase {
 
 /// Small file-system helpers of these tests.
 enum PhotoLayoutTestHelpers {
+    /// Every file under `folder` (relative path → SHA-256): a library compared before and after a run.
+    static func digestTree(_ folder: String) throws -> [String: String] {
+        var digests: [String: String] = [:]
+        let walker = FileManager.default.enumerator(atPath: folder)
+        while let relative = walker?.nextObject() as? String {
+            let full = folder + "/" + relative
+            guard !isFolder(full) else { continue }
+            digests[relative] = try SHA256.hex(ofFileAt: full)
+        }
+        return digests
+    }
+
     static func isFolder(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue

@@ -103,17 +103,6 @@ final class LibraryMetadataTests: XCTestCase {
         return (records.filter { $0["summary"] == nil }, run.stderr)
     }
 
-    private func digestTree(_ folder: String) throws -> [String: String] {
-        var digests: [String: String] = [:]
-        let walker = FileManager.default.enumerator(atPath: folder)
-        while let relative = walker?.nextObject() as? String {
-            let full = folder + "/" + relative
-            guard !PhotoLayoutTestHelpers.isFolder(full) else { continue }
-            digests[relative] = try SHA256.hex(ofFileAt: full)
-        }
-        return digests
-    }
-
     /// A JPEG's bytes from its SOS marker to the end (the entropy-coded picture and EOI), found by
     /// walking the header's marker segments.
     static func entropyCodedData(_ jpeg: [UInt8]) -> ArraySlice<UInt8>? {
@@ -139,9 +128,9 @@ final class LibraryMetadataTests: XCTestCase {
         var checked = 0, copiesCompared = 0, exifDatesChecked = 0, exifOffsetsChecked = 0
         for name in Self.libraries {
             let library = Self.library(name), out = path("out-" + name)
-            let before = try digestTree(library)
+            let before = try PhotoLayoutTestHelpers.digestTree(library)
             let (records, _) = try batch([library, "--out", out])
-            XCTAssertEqual(try digestTree(library), before, "\(name): the library is never written")
+            XCTAssertEqual(try PhotoLayoutTestHelpers.digestTree(library), before, "\(name): the library is never written")
             let expected = try expected(library)
             // Each written output, with the asset it is of (the UUID of its original's file name).
             var outputs: [(output: String, uuid: String, record: [String: Any])] = []
