@@ -71,8 +71,7 @@ struct ColourProgram: Sendable {
         for step in steps {
             switch step {
             case .pointwise(let kernel):
-                var p = row
-                for _ in 0..<count { kernel.apply(&p[0], &p[1], &p[2]); p += 3 }
+                kernel.apply(row: row, count: count)
             case .positional(let kernel):
                 kernel.apply(row: row, count: count, x0: x0, y: y, imageSize: imageSize)
             }

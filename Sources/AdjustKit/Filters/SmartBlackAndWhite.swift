@@ -99,7 +99,8 @@ extension SmartBlackAndWhite: ColourFilter, AAEAdjustmentFilter {
     static let contrastAmount = 0.84, chromaRamp: Float = 0.0975, pivot: Float = 0.647
 }
 
-private struct SmartBlackAndWhiteKernel: PixelKernel {
+/// Steps 2–5 on linear light, a group of pixels at a time (`Lanes`).
+private struct SmartBlackAndWhiteKernel: LaneKernel {
     let weights: (Float, Float, Float)
     /// (cos, sin) of 2π·H′.
     let phase: (Float, Float)
@@ -108,38 +109,45 @@ private struct SmartBlackAndWhiteKernel: PixelKernel {
     let neutralGamma: Float, tone: Float
     let space: WorkingSpace
 
-    func apply(_ r: inout Float, _ g: inout Float, _ b: inout Float) {
+    @inline(__always)
+    func apply(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes) {
         let (lr, lg, lb) = (space.linear(r), space.linear(g), space.linear(b))
-        var y = min(1, max(0, weights.0 * lr + weights.1 * lg + weights.2 * lb))
-        if amount != 0, y > 0, y < 1 {
-            let (p, t) = Self.iptChroma(min(1, max(0, lr)), min(1, max(0, lg)), min(1, max(0, lb)))
+        var y = (weights.0 * lr + weights.1 * lg + weights.2 * lb).clamped01
+        if amount != 0 {
+            let (p, t) = Self.iptChroma(lr.clamped01, lg.clamped01, lb.clamped01)
             let chroma = (p * p + t * t).squareRoot()
-            if chroma > 0 {
-                // cos(2π(hue − H′)) = (P·cos 2πH′ + T·sin 2πH′)/chroma.
-                let f = min(1, chroma / SmartBlackAndWhite.chromaRamp)
-                let s = -amount * f * (p * phase.0 + t * phase.1) / chroma
-                y = min(1, max(0, y - s * y * (1 - y) * (SmartBlackAndWhite.pivot - y)))
+            // cos(2π(hue − H′)) = (P·cos 2πH′ + T·sin 2πH′)/chroma.
+            let f = Lanes.minimum(.one, chroma / SmartBlackAndWhite.chromaRamp)
+            let s = -amount * f * (p * phase.0 + t * phase.1) / chroma
+            let contrasted = (y - s * y * (1 - y) * (SmartBlackAndWhite.pivot - y)).clamped01
+            y = contrasted.replacing(with: y, where: (y .<= 0) .| (y .>= 1) .| (chroma .<= 0))
+        }
+        let grey: Lanes
+        if neutralGamma == 0, tone == 0, space == .linear {
+            // Step 5 is the identity: the grey stays linear (encoding and decoding it back
+            // changes it by float rounding only).
+            grey = y
+        } else {
+            var v = LaneMath.srgbEncode(y).clamped01
+            if neutralGamma != 0 {
+                let high = Lanes.maximum(lr, Lanes.maximum(lg, lb)), low = Lanes.minimum(lr, Lanes.minimum(lg, lb))
+                let s = ((high - low) / high).clamped01.replacing(with: 0, where: high .<= 0)
+                v = LaneMath.pow(v, LaneMath.exp2(-0.8 * neutralGamma * (1 - s)))
             }
+            if tone != 0 { v -= 0.9 * tone * v * (1 - v) * (1 - 2 * v) }
+            grey = space.working(fromEncoded: v)
         }
-        var v = min(1, max(0, SRGBTransfer.encode(y)))
-        if neutralGamma != 0 {
-            let high = max(lr, lg, lb), low = min(lr, lg, lb)
-            let s = high > 0 ? min(1, max(0, (high - low) / high)) : 0
-            v = powf(v, powf(2, -0.8 * neutralGamma * (1 - s)))
-        }
-        if tone != 0 { v -= 0.9 * tone * v * (1 - v) * (1 - 2 * v) }
-        let grey = space.working(fromEncoded: v)
         (r, g, b) = (grey, grey, grey)
     }
 
     /// P and T of the IPT-like space of step 3, from linear sRGB in [0, 1] (the LMS matrix is
     /// XYZ→LMS times sRGB→XYZ, from the sRGB primaries and D65).
     @inline(__always)
-    static func iptChroma(_ r: Float, _ g: Float, _ b: Float) -> (Float, Float) {
-        @inline(__always) func compress(_ v: Float) -> Float { v < 0 ? -powf(-v, 0.43) : powf(v, 0.43) }
-        let l = compress(0.3139421614 * r + 0.6395395910 * g + 0.0466037492 * b)
-        let m = compress(0.1516928006 * r + 0.7482094717 * g + 0.1000441106 * b)
-        let s = compress(0.0177534239 * r + 0.1094684858 * g + 0.8729687286 * b)
+    static func iptChroma(_ r: Lanes, _ g: Lanes, _ b: Lanes) -> (Lanes, Lanes) {
+        // The inputs are in [0, 1] and the matrix's rows are positive: no negative values to compress.
+        let l = LaneMath.pow(0.3139421614 * r + 0.6395395910 * g + 0.0466037492 * b, 0.43)
+        let m = LaneMath.pow(0.1516928006 * r + 0.7482094717 * g + 0.1000441106 * b, 0.43)
+        let s = LaneMath.pow(0.0177534239 * r + 0.1094684858 * g + 0.8729687286 * b, 0.43)
         return (4.4550 * l - 4.8510 * m + 0.3960 * s, 0.8056 * l + 0.3572 * m - 1.1628 * s)
     }
 }

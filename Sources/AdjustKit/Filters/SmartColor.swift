@@ -99,47 +99,56 @@ extension SmartColor: ColourFilter, AAEAdjustmentFilter {
     }
 }
 
-/// The two stages and the cast of the module doc comment, on linear light.
-private struct SmartColorKernel: PixelKernel {
+/// The two stages and the cast of the module doc comment, on linear light, a group of pixels at a time (`Lanes`).
+private struct SmartColorKernel: LaneKernel {
     /// V′ and a.
     let vibrancy: Float, vibrance: Float
     let cast: (Float, Float, Float)?
     let space: WorkingSpace
 
     @inline(__always)
-    private static func clamp01(_ x: Float) -> Float { min(1, max(0, x)) }
-
-    func apply(_ r: inout Float, _ g: inout Float, _ b: inout Float) {
+    func apply(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes) {
         var (lr, lg, lb) = (space.linear(r), space.linear(g), space.linear(b))
         if vibrancy < 0 {
             let m = (lr + lg + lb) / 3, k = 1 + vibrancy
             lr = m + k * (lr - m); lg = m + k * (lg - m); lb = m + k * (lb - m)
         } else if vibrancy > 0 {
             let t = 1 + 3 * vibrancy
-            let (cr, cg, cb) = (Self.clamp01(lr), Self.clamp01(lg), Self.clamp01(lb))
-            let pivot = 0.3 * cr + 0.5 * cg + 0.2 * cb, y = 0.4 * cr + 0.2 * cg + 0.1 * cb
-            let total = cr + cg + cb
-            let redness = total > 0 ? (cr - cb) / total : 0
-            let e = Self.clamp01((redness - 0.2) / 0.2)
-            var w = (1 - 2 * y) * (1 - 2 * y) * (1 - 0.8 * e * e * (3 - 2 * e))
-            if t > 2.5 { w = min(w + (t - 2.5) / 5, 1) }
+            let (cr, cg, cb) = (lr.clamped01, lg.clamped01, lb.clamped01)
+            let pivot: Lanes = 0.3 * cr + 0.5 * cg + 0.2 * cb, y: Lanes = 0.4 * cr + 0.2 * cg + 0.1 * cb
+            let total: Lanes = cr + cg + cb
+            let redness = ((cr - cb) / total).replacing(with: 0, where: total .<= 0)
+            let e = ((redness - 0.2) / 0.2).clamped01
+            let smooth: Lanes = e * e * (3 - 2 * e), dark: Lanes = 1 - 2 * y
+            var w: Lanes = dark * dark * (1 - 0.8 * smooth)
+            if t > 2.5 { w = Lanes.minimum(w + (t - 2.5) / 5, .one) }
             let k = w * (min(t, 3) - 1)
             lr += k * (lr - pivot); lg += k * (lg - pivot); lb += k * (lb - pivot)
         }
         if vibrance != 0 {
-            let (cr, cg, cb) = (min(0.9999, max(1e-4, lr)), min(0.9999, max(1e-4, lg)), min(0.9999, max(1e-4, lb)))
+            let (cr, cg, cb) = (lr.clamped(1e-4, 0.9999), lg.clamped(1e-4, 0.9999), lb.clamped(1e-4, 0.9999))
             let m = (cr + cg + cb) / 3
             let (dr, dg, db) = (cr - m, cg - m, cb - m)
-            @inline(__always) func spread(_ d: Float) -> Float { max(d / (1 - m), -d / m) }
-            let sr = spread(dr), s = max(sr, spread(dg), spread(db))
-            let skin = Self.clamp01(4 * (1 - sr) * min(cr - cg, 2 * cg - cb) / m)
+            // s_k = max(d_k/(1 − m), −d_k/m).
+            let (above, below) = (1 / (1 - m), -1 / m)
+            let sr = Lanes.maximum(dr * above, dr * below)
+            let s = Lanes.maximum(sr, Lanes.maximum(Lanes.maximum(dg * above, dg * below), Lanes.maximum(db * above, db * below)))
+            let skin = (4 * (1 - sr) * Lanes.minimum(cr - cg, 2 * cg - cb) / m).clamped01
             let keep = 1 - (0.15 + 0.7 * skin), a = vibrance
-            let gain = a > 0
-                ? keep * (3 * a + (-1.5 * a - 4.5 * a * a) * s + (-0.5 * a + 4.5 * a * a * a) * s * s
-                          + (4.5 * a * a - 4.5 * a * a * a - a) * s * s * s)
-                : keep * a * (s * s - s + 1)
+            // The cubic's coefficients are the slider's; only s varies per pixel.
+            let gain: Lanes
+            if a > 0 {
+                let (c1, c2, c3) = (-1.5 * a - 4.5 * a * a, -0.5 * a + 4.5 * a * a * a, 4.5 * a * a - 4.5 * a * a * a - a)
+                var cubic: Lanes = s * c3 + c2
+                cubic = cubic * s + c1
+                cubic = cubic * s + 3 * a
+                gain = keep * cubic
+            } else {
+                let quadratic: Lanes = s * s - s + 1
+                gain = keep * a * quadratic
+            }
             let k = 1 + gain
-            (lr, lg, lb) = (Self.clamp01(m + k * dr), Self.clamp01(m + k * dg), Self.clamp01(m + k * db))
+            (lr, lg, lb) = ((m + k * dr).clamped01, (m + k * dg).clamped01, (m + k * db).clamped01)
         }
         if let cast { lr *= cast.0; lg *= cast.1; lb *= cast.2 }
         (r, g, b) = (space.working(fromLinear: lr), space.working(fromLinear: lg), space.working(fromLinear: lb))

@@ -226,14 +226,15 @@ extension SmartTone: ColourFilter, AAEAdjustmentFilter {
     }
 }
 
-/// SmartTone with its light map: position-dependent, run per pixel in the stored frame.
+/// SmartTone with its light map: position-dependent, run per pixel in the stored frame, a group
+/// of pixels at a time (`Lanes`).
 private struct SmartToneKernel: StoredPositionalKernel {
     let model: SmartToneModel
     let map: SmoothedLightMap
     let space: WorkingSpace
 
     @inline(__always)
-    private func run(_ r: inout Float, _ g: inout Float, _ b: inout Float, b0: Float, b1: Float) {
+    private func run(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes, b0: Lanes, b1: Lanes) {
         var (lr, lg, lb) = (space.linear(r), space.linear(g), space.linear(b))
         model.local(&lr, &lg, &lb, b0: b0, b1: b1)
         model.global(&lr, &lg, &lb)
@@ -242,7 +243,9 @@ private struct SmartToneKernel: StoredPositionalKernel {
 
     func apply(_ r: inout Float, _ g: inout Float, _ b: inout Float, u: Float, v: Float) {
         let (b0, b1) = map.planes(u: u, v: v)
-        run(&r, &g, &b, b0: b0, b1: b1)
+        var (lr, lg, lb) = (Lanes(repeating: r), Lanes(repeating: g), Lanes(repeating: b))
+        run(&lr, &lg, &lb, b0: Lanes(repeating: b0), b1: Lanes(repeating: b1))
+        (r, g, b) = (lr[0], lg[0], lb[0])
     }
 
     /// The same arithmetic as `apply(_:_:_:u:v:)`, each knot column's vertical blend made once a row.
@@ -258,24 +261,29 @@ private struct SmartToneKernel: StoredPositionalKernel {
                     }
                 }
             }
-            var px = row
-            for x in x0..<(x0 + count) {
-                let (j, fx) = SmoothedLightMap.knot(Self.centre(x, of: imageSize.width))
-                let b0 = column[j * 2] + fx * (column[j * 2 + 2] - column[j * 2])
-                let b1 = column[j * 2 + 1] + fx * (column[j * 2 + 3] - column[j * 2 + 1])
-                run(&px[0], &px[1], &px[2], b0: b0, b1: b1)
-                px += 3
+            // `SmoothedLightMap.knot` of each pixel's centre, a group at a time, in the same float steps.
+            let (width, lanes) = (Float(imageSize.width), Lanes(0, 1, 2, 3))
+            RGBLanes.forEachGroup(row: row, count: count) { r, g, b, start in
+                let p = ((Float(x0 + start) + lanes + 0.5) / width).clamped01 * Float(k - 1)
+                var (b0, b1) = (Lanes(), Lanes())
+                for lane in 0..<Lanes.scalarCount {
+                    let j = min(Int(p[lane]), k - 2), fx = p[lane] - Float(j)
+                    b0[lane] = column[j * 2] + fx * (column[j * 2 + 2] - column[j * 2])
+                    b1[lane] = column[j * 2 + 1] + fx * (column[j * 2 + 3] - column[j * 2 + 1])
+                }
+                run(&r, &g, &b, b0: b0, b1: b1)
             }
         }
     }
 }
 
 /// SmartTone without a light map: stages 2 and 3 only, per colour.
-private struct SmartToneGlobalKernel: PixelKernel {
+private struct SmartToneGlobalKernel: LaneKernel {
     let model: SmartToneModel
     let space: WorkingSpace
 
-    func apply(_ r: inout Float, _ g: inout Float, _ b: inout Float) {
+    @inline(__always)
+    func apply(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes) {
         var (lr, lg, lb) = (space.linear(r), space.linear(g), space.linear(b))
         model.global(&lr, &lg, &lb)
         (r, g, b) = (space.working(fromLinear: lr), space.working(fromLinear: lg), space.working(fromLinear: lb))

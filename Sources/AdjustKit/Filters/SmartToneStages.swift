@@ -44,115 +44,176 @@ struct SmartToneModel: Sendable {
         contrast = Float(3.4 * clamp(p.contrast, bounds.contrast))
     }
 
-    @inline(__always)
-    private static func clamp01(_ x: Float) -> Float { min(1, max(0, x)) }
+    /// A pixel clamped to [0, 1] for a stage, and what the clamp took off, added back after it.
+    /// (A struct, not a closure around the stage: the compiler keeps a closure out of line, and
+    /// lane values then go through memory.)
+    private struct Clamped {
+        var r: Lanes, g: Lanes, b: Lanes
+        let rest: (Lanes, Lanes, Lanes)
 
-    /// Runs `stage` on x clamped to [0, 1] and adds back what the clamp took off.
-    @inline(__always)
-    private static func clamped(_ r: inout Float, _ g: inout Float, _ b: inout Float,
-                                _ stage: (inout Float, inout Float, inout Float) -> Void) {
-        var (cr, cg, cb) = (clamp01(r), clamp01(g), clamp01(b))
-        let rest = (r - cr, g - cg, b - cb)
-        stage(&cr, &cg, &cb)
-        (r, g, b) = (cr + rest.0, cg + rest.1, cb + rest.2)
+        @inline(__always)
+        init(_ r: Lanes, _ g: Lanes, _ b: Lanes) {
+            (self.r, self.g, self.b) = (r.clamped01, g.clamped01, b.clamped01)
+            rest = (r - self.r, g - self.g, b - self.b)
+        }
+
+        @inline(__always)
+        func restore(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes) {
+            (r, g, b) = (self.r + rest.0, self.g + rest.1, self.b + rest.2)
+        }
     }
 
-    /// Local light and smart shadows, with the map's planes (b0, b1) at the pixel.
+    /// Local light and smart shadows, with the map's planes (b0, b1) at each pixel.
     @inline(__always)
-    func local(_ r: inout Float, _ g: inout Float, _ b: inout Float, b0: Float, b1: Float) {
+    func local(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes, b0: Lanes, b1: Lanes) {
         let v = 3.4 * b0 - 1.2
         if localLight != 0 {
             // §7.5: y from the stage's input; the map's curve, then a local contrast about
             // P = max(b1, ½) in the square-root domain, its luma part mixed in at 0.8.
-            Self.clamped(&r, &g, &b) { r, g, b in
+            var c = Clamped(r, g, b)
+            do {
+                let (r, g, b) = (c.r, c.g, c.b)
                 let y = ((r + g + b) * (1 / 3)).squareRoot()
                 // x − k·x(1 − x) is monotone on [0, 1] exactly when |k| ≤ 1: the guard.
-                let s = localLight * v
-                let k = min(1, max(-1, s > 0 ? 1.5 * s : 1.75 * s)), kb = min(1, max(-1, s > 0 ? 1.5 * s : 1.55 * s))
-                let qr = Self.clamp01(r - k * r * (1 - r)).squareRoot()
-                let qg = Self.clamp01(g - k * g * (1 - g)).squareRoot()
-                let qb = Self.clamp01(b - kb * b * (1 - b)).squareRoot()
-                let a = min(localLight, 0.5) * y * (1 - y), pivot = max(b1, 0.5)
+                let s = localLight * v, positive = s .> 0
+                let k = (s * Lanes(repeating: 1.75).replacing(with: 1.5, where: positive))
+                    .clamped(-1, 1)
+                let kb = (s * Lanes(repeating: 1.55).replacing(with: 1.5, where: positive))
+                    .clamped(-1, 1)
+                let qr = (r - k * r * (1 - r)).clamped01.squareRoot()
+                let qg = (g - k * g * (1 - g)).clamped01.squareRoot()
+                let qb = (b - kb * b * (1 - b)).clamped01.squareRoot()
+                let a = min(localLight, 0.5) * y * (1 - y), pivot = Lanes.maximum(b1, Lanes(repeating: 0.5))
                 let shared = 0.8 * a * (0.299 * qr + 0.587 * qg + 0.114 * qb - pivot) - 0.2 * a * pivot
                 let own = 1 + 0.2 * a
-                @inline(__always) func out(_ q: Float) -> Float { let n = max(q * own + shared, 0); return Self.clamp01(n * n) }
-                (r, g, b) = (out(qr), out(qg), out(qb))
+                (c.r, c.g, c.b) = (Self.localOut(qr, own, shared), Self.localOut(qg, own, shared),
+                                   Self.localOut(qb, own, shared))
             }
+            c.restore(&r, &g, &b)
         }
         // §7.1: only a positive shadows total reaches the map-guided lift; a negative one is a
         // plain shadow adjustment that is not modelled.
         if smartShadows > 0 {
-            Self.clamped(&r, &g, &b) { r, g, b in
-                let d = v < 0 ? v * v : 0
+            var c = Clamped(r, g, b)
+            do {
+                let d = (v * v).replacing(with: 0, where: v .>= 0)
                 let gainRG = smartShadows * (2.75 * d + 0.1), gainB = smartShadows * (2.5 * d + 0.1)
-                @inline(__always) func lift(_ x: Float, _ gain: Float) -> Float {
-                    let q = x.squareRoot()
-                    let w = Self.clamp01(1 - q * 2.5)
-                    let n = Self.clamp01(q + gain * w * w * q)
-                    return n * n
-                }
-                (r, g, b) = (lift(r, gainRG), lift(g, gainRG), lift(b, gainB))
+                (c.r, c.g, c.b) = (Self.shadowLift(c.r, gainRG), Self.shadowLift(c.g, gainRG), Self.shadowLift(c.b, gainB))
             }
+            c.restore(&r, &g, &b)
         }
     }
 
     /// High-key, levels, highlights and contrast.
     @inline(__always)
-    func global(_ r: inout Float, _ g: inout Float, _ b: inout Float) {
-        if brightness != 0 { Self.clamped(&r, &g, &b, highKey) }
-        if levels {
-            Self.clamped(&r, &g, &b) { r, g, b in
-                r = (r - blackOffset) * exposureScale; g = (g - blackOffset) * exposureScale; b = (b - blackOffset) * exposureScale
-            }
+    func global(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes) {
+        if brightness != 0 {
+            var c = Clamped(r, g, b)
+            highKey(&c.r, &c.g, &c.b)
+            c.restore(&r, &g, &b)
         }
-        if highlights { Self.clamped(&r, &g, &b, highlight) }
-        if contrast != 0 { Self.clamped(&r, &g, &b, contrastStage) }
+        if levels {
+            var c = Clamped(r, g, b)
+            (c.r, c.g, c.b) = ((c.r - blackOffset) * exposureScale, (c.g - blackOffset) * exposureScale,
+                               (c.b - blackOffset) * exposureScale)
+            c.restore(&r, &g, &b)
+        }
+        if highlights {
+            var c = Clamped(r, g, b)
+            highlight(&c.r, &c.g, &c.b)
+            c.restore(&r, &g, &b)
+        }
+        if contrast != 0 {
+            var c = Clamped(r, g, b)
+            contrastStage(&c.r, &c.g, &c.b)
+            c.restore(&r, &g, &b)
+        }
     }
 
     /// §7.2: toward the circle √(1 − (x − 1)²), each channel scaled with the pixel's mean, by √m
     /// (near-black pixels stay where they are).
     @inline(__always)
-    private func highKey(_ r: inout Float, _ g: inout Float, _ b: inout Float) {
-        let m = (r + g + b) * (1 / 3)
-        guard m > 0 else { return }
-        let u = max(0, 1 - (m - 1) * (m - 1)).squareRoot()
+    private func highKey(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes) {
+        let m = (r + g + b) * (1 / 3), black = m .<= 0
+        let u = Lanes.maximum(.zero, 1 - (m - 1) * (m - 1)).squareRoot()
         let lifted = 0.5 * u + 0.5 * u * u * (3 - 2 * u)
         let scale = lifted / m, pull = 0.7 * lifted.squareRoot(), weight = brightness * m.squareRoot()
-        @inline(__always) func key(_ x: Float) -> Float {
-            let a = max(0, 1 - (x - 1) * (x - 1)).squareRoot()
-            let s = x * scale
-            return x + weight * (s + pull * (a - s) - x)
-        }
-        (r, g, b) = (key(r), key(g), key(b))
+        (r, g, b) = (Self.key(r, scale, pull, weight, black), Self.key(g, scale, pull, weight, black),
+                     Self.key(b, scale, pull, weight, black))
     }
 
     /// §7.3: a per-channel power and a mean-driven part, pivoting at 0.8, weighted by m².
     @inline(__always)
-    private func highlight(_ r: inout Float, _ g: inout Float, _ b: inout Float) {
+    private func highlight(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes) {
         let m = (r + g + b) * (1 / 3), w = m * m
         let meanPart = -m + 0.8 + highlightMeanSlope * (m - 0.8)
-        @inline(__always) func lift(_ x: Float) -> Float {
-            let p = powf(x, highlightPower)
-            let h1 = 0.8 + highlightSlope * (p - 0.8), h2 = p + meanPart
-            return x + w * (h2 + highlightBlend * (h1 - h2) - x)
-        }
-        (r, g, b) = (lift(r), lift(g), lift(b))
+        (r, g, b) = (highlightLift(r, meanPart, w), highlightLift(g, meanPart, w), highlightLift(b, meanPart, w))
     }
 
     /// §7.4: an S-curve in the square-root domain about ½, driven per channel (A) and by the luma
     /// (P), the two mixed by 0.8 + σ (σ the pixel's spread about y).
     @inline(__always)
-    private func contrastStage(_ r: inout Float, _ g: inout Float, _ b: inout Float) {
+    private func contrastStage(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes) {
         let y = ((r + g + b) * (1 / 3)).squareRoot(), w = contrast * y * (1 - y)
         let (qr, qg, qb) = (r.squareRoot(), g.squareRoot(), b.squareRoot())
         let spread = (r - y) * (r - y) + (g - y) * (g - y) + (b - y) * (b - y)
         let lumaPush = w * (qr * 0.299 + qg * 0.587 + qb * 0.114 - 0.5)
         let mix = 0.8 + spread
-        @inline(__always) func out(_ q: Float) -> Float {
-            let a = q + w * (q - 0.5), p = q + lumaPush
-            let n = max(a + mix * (p - a), 0)
-            return n * n
-        }
-        (r, g, b) = (out(qr), out(qg), out(qb))
+        (r, g, b) = (Self.contrastOut(qr, w, lumaPush, mix), Self.contrastOut(qg, w, lumaPush, mix),
+                     Self.contrastOut(qb, w, lumaPush, mix))
+    }
+    // The per-channel parts of the stages. (Static methods, not local functions: the compiler
+    // keeps a local function out of line, and lane values then go through memory.)
+
+    @inline(__always)
+    private static func localOut(_ q: Lanes, _ own: Lanes, _ shared: Lanes) -> Lanes {
+        let n = Lanes.maximum(q * own + shared, .zero)
+        return (n * n).clamped01
+    }
+
+    @inline(__always)
+    private static func shadowLift(_ x: Lanes, _ gain: Lanes) -> Lanes {
+        let q = x.squareRoot()
+        let w = (1 - q * 2.5).clamped01
+        let n = (q + gain * w * w * q).clamped01
+        return n * n
+    }
+
+    @inline(__always)
+    private static func key(_ x: Lanes, _ scale: Lanes, _ pull: Lanes, _ weight: Lanes,
+                            _ black: SIMDMask<LaneBits>) -> Lanes {
+        let a = Lanes.maximum(.zero, 1 - (x - 1) * (x - 1)).squareRoot()
+        let s = x * scale
+        return (x + weight * (s + pull * (a - s) - x)).replacing(with: x, where: black)
+    }
+
+    @inline(__always)
+    private func highlightLift(_ x: Lanes, _ meanPart: Lanes, _ w: Lanes) -> Lanes {
+        let p = LaneMath.pow(x, highlightPower)
+        let h1 = 0.8 + highlightSlope * (p - 0.8), h2 = p + meanPart
+        return x + w * (h2 + highlightBlend * (h1 - h2) - x)
+    }
+
+    @inline(__always)
+    private static func contrastOut(_ q: Lanes, _ w: Lanes, _ lumaPush: Lanes, _ mix: Lanes) -> Lanes {
+        let a = q + w * (q - 0.5), p = q + lumaPush
+        let n = Lanes.maximum(a + mix * (p - a), .zero)
+        return n * n
+    }
+}
+
+extension SmartToneModel {
+    /// `local` on one pixel (every lane the same).
+    func local(_ r: inout Float, _ g: inout Float, _ b: inout Float, b0: Float, b1: Float) {
+        var (lr, lg, lb) = (Lanes(repeating: r), Lanes(repeating: g), Lanes(repeating: b))
+        local(&lr, &lg, &lb, b0: Lanes(repeating: b0), b1: Lanes(repeating: b1))
+        (r, g, b) = (lr[0], lg[0], lb[0])
+    }
+
+    /// `global` on one pixel (every lane the same).
+    func global(_ r: inout Float, _ g: inout Float, _ b: inout Float) {
+        var (lr, lg, lb) = (Lanes(repeating: r), Lanes(repeating: g), Lanes(repeating: b))
+        global(&lr, &lg, &lb)
+        (r, g, b) = (lr[0], lg[0], lb[0])
     }
 }
