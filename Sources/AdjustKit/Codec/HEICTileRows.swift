@@ -101,7 +101,9 @@ final class HEICTileRows: DecodedRowSource {
     /// The next tile row, decoding ahead (so at most two tile rows are held at once).
     private var pending: TileRowJob?
 
-    private struct HeldTile: @unchecked Sendable {
+    /// A decoded tile: libheif's image and its RGB plane. Not `Sendable`: it moves from a
+    /// decoding thread to the renderer only through `TileRowJob`, handed over (`HandedOver`).
+    private struct HeldTile {
         let image: OpaquePointer
         let base: UnsafePointer<UInt8>
         let stride: Int
@@ -187,10 +189,12 @@ final class HEICTileRows: DecodedRowSource {
     }
 
     /// A tile row's tiles of the region, decoding on other threads (the tiles in parallel) until
-    /// `group` is done; `results` are read only after waiting on it.
-    private final class TileRowJob: @unchecked Sendable {
+    /// `group` is done; `results` are read only after waiting on it. Not `Sendable`: the decoding
+    /// threads get it as a `HandedOver`, whose doc comment says what guards it.
+    private final class TileRowJob {
         let row: Int
         let group = DispatchGroup()
+        /// One result per tile column, each written by the thread that decoded it.
         var results: [Result<HeldTile, HEICError>]
         /// Keeps libheif's context alive while the decode runs.
         let file: HEIFFile
@@ -204,9 +208,10 @@ final class HEICTileRows: DecodedRowSource {
     private func startDecoding(tileRow row: Int) -> TileRowJob {
         let job = TileRowJob(row: row, count: tileColumns.count, file: file)
         let (columns, tileSize, imageSize, parts) = (tileColumns, tiling.tileSize, tiling.imageSize, min(threads, tileColumns.count))
+        let handed = HandedOver(job)
         job.group.enter()
         DispatchQueue.global().async {
-            let handle = job.file.handle
+            let job = handed.value, handle = job.file.handle
             job.results.withUnsafeMutableBufferPointer { results in
                 let shared = HandedOver(results)
                 let decode = { (index: Int) in
