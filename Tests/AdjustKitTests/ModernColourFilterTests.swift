@@ -22,7 +22,7 @@ final class ModernColourFilterTests: XCTestCase {
 
     private func pixelKernel(_ filter: any ColourFilter, space: WorkingSpace = .linear) throws -> any PixelKernel {
         let stage = try filter.colourStage(options: ColourOptions(workingSpace: space))
-        guard case .pointwise(let kernel)? = stage.kernel else { XCTFail("no pointwise kernel"); throw MissingKernel() }
+        guard case .pixel(let kernel)? = stage.kernel else { XCTFail("no per-pixel kernel"); throw MissingKernel() }
         if filter.support(exactEffects: []) == .approximate {
             XCTAssertNotNil(stage.approximation, "an approximate step names its approximation")
         }
@@ -389,14 +389,14 @@ final class ModernColourFilterTests: XCTestCase {
         XCTAssertEqual(c.effectiveIntensity, 1)
         XCTAssertEqual(c.effectiveRadius, 0.65, accuracy: 1e-12)
         XCTAssertNil(try read(Vignette.self, ["inputKeys": .object(["intensity": .number(0), "radius": .number(0.5)])]))
-        XCTAssertEqual(Vignette.role, .outputPositional)
+        XCTAssertEqual(FilterRegistry.role(of: Vignette.self), .outputColour)
         assertThrowsAAE(try self.read(Vignette.self, ["inputKeys": .number(1)]))
         assertThrowsAAE(try self.read(Vignette.self, ["intensity": .number(100)]))
     }
 
     private func positional(_ vignette: Vignette) throws -> any PositionalKernel {
         let stage = vignette.colourStage(options: ColourOptions())
-        guard case .outputPositional(let kernel)? = stage.kernel else { XCTFail("no positional kernel"); throw MissingKernel() }
+        guard case .pixelAndOutputPlace(let kernel)? = stage.kernel else { XCTFail("no positional kernel"); throw MissingKernel() }
         XCTAssertNotNil(stage.approximation)
         return kernel
     }

@@ -68,9 +68,9 @@ final class ModernColourGuardTests: XCTestCase {
         let stage = try filter.colourStage(options: ColourOptions(workingSpace: .linear))
         switch stage.kernel {
         case nil: return { rgb, _, _ in rgb }
-        case .pointwise(let kernel)?:
+        case .pixel(let kernel)?:
             return { rgb, _, _ in var (r, g, b) = rgb; kernel.apply(&r, &g, &b); return (r, g, b) }
-        case .storedPositional(let kernel)?:
+        case .pixelAndPlace(let kernel)?:
             return { rgb, u, v in var (r, g, b) = rgb; kernel.apply(&r, &g, &b, u: u, v: v); return (r, g, b) }
         default:
             XCTFail("an unexpected kernel kind for \(filter)"); throw CancellationError()

@@ -5,7 +5,7 @@ protocol ColourFilter: EditFilter {
     func colourStage(options: ColourOptions) throws(RenderError) -> ColourStage
 }
 
-/// A colour filter whose kernel reads each pixel's neighbourhood (`ColourStage.Kernel.storedNeighbourhood`).
+/// A colour filter whose kernel reads each pixel's neighbourhood (`ColourStage.Kernel.neighbourhood`).
 /// The planner grows the decoded region by `neighbourhoodRadius` before any kernel is made, so the
 /// kernel `colourStage` makes must read no farther (its `radius` equal to this).
 protocol NeighbourhoodFilter: ColourFilter {
@@ -24,22 +24,27 @@ extension EditChain {
 
 /// One colour step made ready to run.
 struct ColourStage {
-    /// How the step's work is done.
+    /// What the step's kernel reads — the one vocabulary for how a colour step runs. Whether it
+    /// runs before the geometry (on the stored frame) or after it (on the output) is its filter's
+    /// place in the application order (`FilterRole`, `FilterRegistry.role(of:)`), not the kernel's.
     enum Kernel {
-        /// Per pixel, on its colour alone.
-        case pointwise(any PixelKernel)
-        /// On neighbourhoods of the stored image (red-eye repair): pieces, each confined to an area.
+        /// One pixel's colour: run once per distinct colour (`ColourMemo`) where the steps around
+        /// it allow, per pixel otherwise.
+        case pixel(any PixelKernel)
+        /// A pixel's colour and its place in the stored image (SmartTone's local light, grain):
+        /// runs in chain order with the stored-frame per-pixel kernels; it and every stored-frame
+        /// kernel after it run per pixel, not through the colour memo.
+        case pixelAndPlace(any StoredPositionalKernel)
+        /// A pixel's colour and its place in the output (vignette): runs in the row sampler,
+        /// after the output's per-pixel kernels.
+        case pixelAndOutputPlace(any PositionalKernel)
+        /// Each pixel's neighbourhood of the stored image, `radius` rows and columns each side
+        /// (Sharpen, Definition, Noise Reduction, DepthEffect): runs in chain order on the working
+        /// rows; the stored-frame kernels after it run per pixel after it (`ColourProgram.neighbourhood`).
+        case neighbourhood(any NeighbourhoodKernel)
+        /// Areas of the stored image, each confined to its own (red-eye repair): pieces run once
+        /// the conversion holds all of an area's rows.
         case storedRegion(any RegionKernel)
-        /// Per pixel of the output, on its colour and its place in the output (vignette).
-        case outputPositional(any PositionalKernel)
-        /// Per pixel of the stored image, on its colour and its place in the stored image (SmartTone's
-        /// local light): runs in chain order with the stored-frame per-colour kernels; it and every
-        /// stored-frame kernel after it run per pixel, not through the colour memo.
-        case storedPositional(any StoredPositionalKernel)
-        /// On each pixel's neighbourhood of the stored image, `radius` rows and columns each side
-        /// (Sharpen, Definition, Noise Reduction): runs in chain order on the working rows; the
-        /// stored-frame kernels after it run per pixel after it (`ColourProgram.neighbourhood`).
-        case storedNeighbourhood(any NeighbourhoodKernel)
     }
 
     /// nil for a step that changes nothing (an identity value) or is skipped.
@@ -53,8 +58,8 @@ struct ColourStage {
     static let identity = ColourStage()
 
     /// A per-pixel kernel, or the identity when `kernel` is nil.
-    static func pointwise(_ kernel: (any PixelKernel)?, approximation: String? = nil) -> ColourStage {
-        ColourStage(kernel: kernel.map { .pointwise($0) }, approximation: approximation)
+    static func pixel(_ kernel: (any PixelKernel)?, approximation: String? = nil) -> ColourStage {
+        ColourStage(kernel: kernel.map { .pixel($0) }, approximation: approximation)
     }
 }
 

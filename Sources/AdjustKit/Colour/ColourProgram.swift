@@ -39,17 +39,18 @@ struct ColourProgram: Sendable {
             }
             if let note = stage.approximation { approximations.append(note) }
             if let note = stage.skipped { skipped.append(note) }
+            let onOutput = FilterRegistry.role(of: type(of: filter)) == .outputColour
             switch stage.kernel {
             case nil: break
             case .storedRegion(let kernel)?: region.append(kernel)
-            case .outputPositional(let kernel)?: positional.append(kernel)
-            case .storedNeighbourhood(let kernel)?: stages.append(NeighbourhoodStep(kernel: kernel, tail: []))
-            case .storedPositional(let kernel)?:
-                if stages.isEmpty { tail.append(.positional(kernel)) } else { stages[stages.count - 1].tail.append(.positional(kernel)) }
-            case .pointwise(let kernel)?:
-                if type(of: filter).role == .outputColour { output.append(kernel) }
-                else if !stages.isEmpty { stages[stages.count - 1].tail.append(.pointwise(kernel)) }
-                else if tail.isEmpty { stored.append(kernel) } else { tail.append(.pointwise(kernel)) }
+            case .pixelAndOutputPlace(let kernel)?: positional.append(kernel)
+            case .neighbourhood(let kernel)?: stages.append(NeighbourhoodStep(kernel: kernel, tail: []))
+            case .pixelAndPlace(let kernel)?:
+                if stages.isEmpty { tail.append(.pixelAndPlace(kernel)) } else { stages[stages.count - 1].tail.append(.pixelAndPlace(kernel)) }
+            case .pixel(let kernel)?:
+                if onOutput { output.append(kernel) }
+                else if !stages.isEmpty { stages[stages.count - 1].tail.append(.pixel(kernel)) }
+                else if tail.isEmpty { stored.append(kernel) } else { tail.append(.pixel(kernel)) }
             }
         }
         guard unsupported.isEmpty else { throw .unsupportedAdjustments(unsupported) }
@@ -58,6 +59,16 @@ struct ColourProgram: Sendable {
         neighbourhood = stages
         (self.approximations, self.skipped) = (approximations, skipped)
     }
+
+    /// Whether the stored frame's steps run on every pixel rather than once per colour: some step
+    /// reads a pixel's place or its neighbourhood there (`storedTail`, `neighbourhood`).
+    var runsPerStoredPixel: Bool { !storedTail.isEmpty || !neighbourhood.isEmpty }
+
+    /// Whether some step reads more than a pixel's colour, here or on the output (its place or its
+    /// neighbourhood), so that no one colour memo can stand for the chain and the output is
+    /// encoded exactly. The renderer's paths follow from this and `runsPerStoredPixel`, which are
+    /// the only places that list the kinds of kernel.
+    var readsPlaceOrNeighbourhood: Bool { runsPerStoredPixel || !outputPositional.isEmpty }
 
     /// `storedTail` on `count` RGB pixels of decoded row `y` from image column `x0` (both renderers
     /// call this, on whatever runs of rows they hold).
@@ -70,9 +81,9 @@ struct ColourProgram: Sendable {
                       imageSize: PixelSize) {
         for step in steps {
             switch step {
-            case .pointwise(let kernel):
+            case .pixel(let kernel):
                 kernel.apply(row: row, count: count)
-            case .positional(let kernel):
+            case .pixelAndPlace(let kernel):
                 kernel.apply(row: row, count: count, x0: x0, y: y, imageSize: imageSize)
             }
         }
@@ -94,9 +105,10 @@ struct ColourProgram: Sendable {
     /// region grows by this (`RenderPlan.decodeRegion`).
     var neighbourhoodRadius: Int { neighbourhood.reduce(0) { $0 + $1.kernel.radius } }
 
-    /// One stored-frame step from the first positional one on.
+    /// One stored-frame step from the first one that reads the pixel's place on
+    /// (`ColourStage.Kernel`'s names).
     enum StoredStep: Sendable {
-        case pointwise(any PixelKernel)
-        case positional(any StoredPositionalKernel)
+        case pixel(any PixelKernel)
+        case pixelAndPlace(any StoredPositionalKernel)
     }
 }

@@ -20,11 +20,11 @@ package enum ModernPhotoEffect: String, CaseIterable, Sendable {
     /// approximation, with a note saying so.
     func colourStage(options: ColourOptions) -> ColourStage {
         if let cube = options.modernEffectCubes[self] {
-            return .pointwise(PhotoEffectKernel(cube: cube, space: options.workingSpace))
+            return .pixel(PhotoEffectKernel(cube: cube, space: options.workingSpace))
         }
         let how = self == .dramaticCool ? "built-in approximation fitted to one render"
                                         : "built-in approximation, not fitted to any render"
-        return .pointwise(PhotoEffectKernel(cube: ModernPhotoEffects.cube(for: self), space: options.workingSpace),
+        return .pixel(PhotoEffectKernel(cube: ModernPhotoEffects.cube(for: self), space: options.workingSpace),
                           approximation: "Effect \(rawValue) (\(how); --effect-lut gives the exact table)")
     }
 }

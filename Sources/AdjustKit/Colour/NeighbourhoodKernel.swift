@@ -1,5 +1,5 @@
 /// Work on the stored image where a pixel's result reads the pixels within `radius` rows and
-/// columns of it (Sharpen, Definition, Noise Reduction): `ColourStage.Kernel.storedNeighbourhood`.
+/// columns of it (Sharpen, Definition, Noise Reduction): `ColourStage.Kernel.neighbourhood`.
 ///
 /// The whole-image reference runs it once on the whole stored image; the streaming renderer runs
 /// it on a window of working rows, `radius` rows ahead of what the sampler needs

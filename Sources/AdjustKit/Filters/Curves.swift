@@ -43,7 +43,6 @@ package struct Curves: Equatable, Sendable {
 
 extension Curves: ColourFilter, AAEAdjustmentFilter {
     package static let filterName = "RKCurvesOperation"
-    package static let role = FilterRole.storedColour
     static let aaeIdentifier = "RKCurvesOperation"
     /// A model fitted to Apple's renders (docs/spec/modern-adjustments.md), not Apple's formula.
     static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel { .approximate }
@@ -113,7 +112,7 @@ extension Curves: ColourFilter, AAEAdjustmentFilter {
         let table = EncodedCurveTable(space: options.workingSpace) { v in
             (through(i.red, v), through(i.green, v), through(i.blue, v))
         }
-        return .pointwise(CurvesKernel(table: table), approximation: "RKCurvesOperation (approximation: monotone cubic "
+        return .pixel(CurvesKernel(table: table), approximation: "RKCurvesOperation (approximation: monotone cubic "
                               + "through the points; the setting names are inferred)")
     }
 }

@@ -20,7 +20,6 @@ package struct Definition: Equatable, Sendable {
 
 extension Definition: NeighbourhoodFilter, AAEAdjustmentFilter {
     package static let filterName = "DGDefinition2Operation"
-    package static let role = FilterRole.storedColour
     static let aaeIdentifier = "DGDefinition2Operation"
     /// A model fitted to Apple's renders (docs/spec/modern-adjustments.md), not Apple's formula.
     static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel { .approximate }
@@ -43,7 +42,7 @@ extension Definition: NeighbourhoodFilter, AAEAdjustmentFilter {
         guard !isIdentity else { return .identity }
         let kernel = DefinitionKernel(radius: neighbourhoodRadius, amount: Float(0.6 * min(2, intensity)),
                                       space: options.workingSpace)
-        return ColourStage(kernel: .storedNeighbourhood(kernel),
+        return ColourStage(kernel: .neighbourhood(kernel),
                            approximation: "DGDefinition2Operation (approximation: local contrast, a large-radius "
                                + "unsharp mask on lightness)")
     }

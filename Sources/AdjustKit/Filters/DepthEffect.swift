@@ -43,7 +43,6 @@ package struct DepthEffect: Equatable, Sendable {
 
 extension DepthEffect: NeighbourhoodFilter, AAEAdjustmentFilter {
     package static let filterName = "DepthEffect"
-    package static let role = FilterRole.storedColour
     static let aaeIdentifier = "DepthEffect"
     /// A model fitted to Apple's renders (docs/spec/modern-adjustments.md), not Apple's formula.
     static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel { .approximate }
@@ -79,7 +78,7 @@ extension DepthEffect: NeighbourhoodFilter, AAEAdjustmentFilter {
         let rect = focusRectFromTop
         let focus = depth.disparity(ofValue: depth.median(inX: rect.x, y: rect.y, width: rect.width, height: rect.height))
         let kernel = LayeredDepthBlur(depth: depth, focus: focus, law: law, imageSize: decodedSize, space: options.workingSpace)
-        return ColourStage(kernel: .storedNeighbourhood(kernel),
+        return ColourStage(kernel: .neighbourhood(kernel),
                            approximation: "DepthEffect (approximation: a lens blur by disparity layers composited far to "
                                + "near, fitted to one Photos render)")
     }

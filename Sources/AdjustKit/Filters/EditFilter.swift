@@ -7,8 +7,6 @@
 package protocol EditFilter: Sendable {
     /// Core Image's name for the step (`CIVibrance`), or a descriptive one where there is none.
     static var filterName: String { get }
-    /// Where the step works: what it sees and when it runs.
-    static var role: FilterRole { get }
     /// Which part of the renderer runs the step. No filter writes this: it comes with conforming to
     /// `ColourFilter` or `GeometryFilter`, so a filter that conforms to neither does not compile,
     /// rather than being skipped by the renderer.
@@ -56,22 +54,21 @@ extension ColourFilter {
 protocol GeometryFilter: EditFilter {}
 
 extension GeometryFilter {
-    package static var role: FilterRole { .geometry }
     package static var renderedBy: RenderedBy { .geometry }
 }
 
-/// What a step works on, which fixes where it runs (docs/spec/filters.md §0, the canonical order).
+/// Where a step runs: on the stored image before the geometry, as the geometry, or on the output
+/// after it. It follows from the step's place in the application order (docs/spec/filters.md §0,
+/// `FilterRegistry`: stored-frame colour, then the geometry, then the output-frame steps), not
+/// from anything a filter declares; what a colour step's kernel reads (one pixel, a pixel and its
+/// place, a neighbourhood, areas of the stored image) is the kernel's own business.
 public enum FilterRole: String, Sendable {
-    /// A colour change on the stored image, before the geometry (the pixel's position unused).
+    /// A colour change on the stored image, before the geometry.
     case storedColour
-    /// A colour change on the stored image that depends on where the pixel is (red-eye).
-    case storedPositional
     /// Moves pixels: affine transforms and crops.
     case geometry
-    /// A colour change on the output, after the geometry (the `aas:Filters` items).
+    /// A colour change on the output, after the geometry (the `aas:Filters` items, the vignette).
     case outputColour
-    /// A colour change on the output that depends on where the pixel is (vignette).
-    case outputPositional
 }
 
 /// A parameter's value, for display (`adjust inspect`) and JSON.

@@ -71,7 +71,6 @@ extension EffectIntensityDissolve: AAEAdjustmentFilter, ColourFilter {
         return "\(adjustment.identifier) (\(name.prefix(40)))"
     }
     /// Apple's pipeline applies the effect to the stored image, before the crop (aae-format.md §4).
-    package static let role = FilterRole.storedColour
 
     package var stepName: String { "Effect (\(look.name))" }
 
@@ -103,8 +102,8 @@ extension EffectIntensityDissolve: AAEAdjustmentFilter, ColourFilter {
     func colourStage(options: ColourOptions) -> ColourStage {
         let t = Float(min(1, max(0, intensity.isFinite ? intensity : 1)))
         var stage = look.colourStage(options: options)
-        guard t > 0, case .pointwise(let effectKernel)? = stage.kernel else { return .identity }
-        if t < 1 { stage.kernel = .pointwise(DissolveKernel(effect: effectKernel, t: t)) }
+        guard t > 0, case .pixel(let effectKernel)? = stage.kernel else { return .identity }
+        if t < 1 { stage.kernel = .pixel(DissolveKernel(effect: effectKernel, t: t)) }
         return stage
     }
 }
@@ -137,7 +136,6 @@ extension Effect3DDissolve: AAEAdjustmentFilter, ColourFilter {
     }
     /// As `Effect`'s.
     static func notReplayedName(_ adjustment: AAEAdjustment) -> String { EffectIntensityDissolve.notReplayedName(adjustment) }
-    package static let role = FilterRole.storedColour
     package var stepName: String { "Effect3D (\(dissolve.look.name))" }
     package var parameterValues: [(String, ParameterValue)] { dissolve.parameterValues }
     package func support(exactEffects: Set<PhotoEffect>) -> StepSupport { dissolve.support(exactEffects: exactEffects) }

@@ -14,7 +14,6 @@ package struct FaceBalance: Equatable, Sendable {
 
 extension FaceBalance: SingleAdjustmentXMPFilter, ColourFilter {
     package static let filterName = "CIFaceBalance"
-    package static let role = FilterRole.storedColour
     static let xmpPropertyNames = ["FaceBalanceOrigI", "FaceBalanceOrigQ", "FaceBalanceStrength", "FaceBalanceWarmth"]
 
     package var parameterValues: [(String, ParameterValue)] {
@@ -34,7 +33,7 @@ extension FaceBalance: SingleAdjustmentXMPFilter, ColourFilter {
         xmp.numbers(Self.xmpPropertyNames, [origI, origQ, strength, warmth])
     }
 
-    func colourStage(options: ColourOptions) -> ColourStage { .pointwise(FaceBalanceKernel(self)) }
+    func colourStage(options: ColourOptions) -> ColourStage { .pixel(FaceBalanceKernel(self)) }
 }
 
 /// CIFaceBalance, filters.md §4 [strong]: moves skin tones toward the indoor/outdoor target in YIQ.

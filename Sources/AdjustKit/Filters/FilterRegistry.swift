@@ -69,6 +69,15 @@ package enum FilterRegistry {
     /// Every aas property name some filter owns; any other aas property is reported, not dropped silently.
     static let knownXMPNames: Set<String> = Set(xmpKinds.flatMap { $0.xmpPropertyNames })
 
+    /// Where steps of `kind` run (`FilterRole`): geometry kinds are the geometry; a colour kind
+    /// registered before the first of them works on the stored image, one after it on the output.
+    static func role(of kind: any EditFilter.Type) -> FilterRole {
+        if kind.renderedBy == .geometry { return .geometry }
+        return (position(of: kind) ?? 0) < firstGeometryPosition ? .storedColour : .outputColour
+    }
+
+    private static let firstGeometryPosition = kinds.firstIndex { $0.renderedBy == .geometry } ?? kinds.count
+
     /// A kind's place in the application order; nil for a type that is not registered.
     static func position(of kind: any EditFilter.Type) -> Int? { positions[ObjectIdentifier(kind)] }
 

@@ -26,7 +26,6 @@ package struct Grain: Equatable, Sendable {
 
 extension Grain: ColourFilter, AAEAdjustmentFilter {
     package static let filterName = "Grain"
-    package static let role = FilterRole.storedColour
     static let aaeIdentifier = "Grain"
     /// A model fitted to Apple's renders (docs/spec/modern-adjustments.md), not Apple's formula.
     static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel { .approximate }
@@ -56,7 +55,7 @@ extension Grain: ColourFilter, AAEAdjustmentFilter {
         let kernel = GrainKernel(cell: Float(max(1e-3, cell)), strength: Float(strength),
                                  seed: UInt32(truncatingIfNeeded: Int64((seed * 4_294_967_295).rounded())),
                                  space: options.workingSpace)
-        return ColourStage(kernel: .storedPositional(kernel),
+        return ColourStage(kernel: .pixelAndPlace(kernel),
                            approximation: "Grain (approximation: deterministic value noise on lightness)")
     }
 }

@@ -18,7 +18,6 @@ package struct HighlightShadow: Equatable, Sendable {
 
 extension HighlightShadow: SingleAdjustmentXMPFilter, ColourFilter {
     package static let filterName = "CIHighlightShadowAdjust"
-    package static let role = FilterRole.storedColour
     static let xmpPropertyNames = ["Shadows", "Highlights"]
 
     package var parameterValues: [(String, ParameterValue)] {
@@ -44,7 +43,7 @@ extension HighlightShadow: SingleAdjustmentXMPFilter, ColourFilter {
         xmp.numbers(Self.xmpPropertyNames, [shadows, highlights])
     }
 
-    func colourStage(options: ColourOptions) -> ColourStage { .pointwise(HighlightShadowKernel(self)) }
+    func colourStage(options: ColourOptions) -> ColourStage { .pixel(HighlightShadowKernel(self)) }
 }
 
 /// CIHighlightShadowAdjust, the iOS 7 kernel ("version 0", radius 0), filters.md §3 [strong].

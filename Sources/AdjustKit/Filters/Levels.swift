@@ -44,7 +44,6 @@ package struct Levels: Equatable, Sendable {
 
 extension Levels: ColourFilter, AAEAdjustmentFilter {
     package static let filterName = "RKLevelsOperation"
-    package static let role = FilterRole.storedColour
     static let aaeIdentifier = "RKLevelsOperation"
     /// A model fitted to Apple's renders (docs/spec/modern-adjustments.md), not Apple's formula.
     static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel { .approximate }
@@ -110,7 +109,7 @@ extension Levels: ColourFilter, AAEAdjustmentFilter {
             return master?.value(at: c) ?? c
         }
         let table = EncodedCurveTable(space: options.workingSpace) { v in (through(r, v), through(g, v), through(b, v)) }
-        return .pointwise(LevelsKernel(table: table), approximation: "RKLevelsOperation (approximation: monotone cubic "
+        return .pixel(LevelsKernel(table: table), approximation: "RKLevelsOperation (approximation: monotone cubic "
                               + "through the level pairs; the setting names are inferred)")
     }
 }

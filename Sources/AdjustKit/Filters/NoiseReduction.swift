@@ -23,7 +23,6 @@ package struct NoiseReduction: Equatable, Sendable {
 
 extension NoiseReduction: NeighbourhoodFilter, AAEAdjustmentFilter {
     package static let filterName = "RKNoiseReductionOperation"
-    package static let role = FilterRole.storedColour
     static let aaeIdentifier = "RKNoiseReductionOperation"
     /// A model fitted to Apple's renders (docs/spec/modern-adjustments.md), not Apple's formula.
     static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel { .approximate }
@@ -52,7 +51,7 @@ extension NoiseReduction: NeighbourhoodFilter, AAEAdjustmentFilter {
         let noise = 0.05 / (1 + min(6, max(0, edgeDetail)))
         let kernel = NoiseReductionKernel(radius: neighbourhoodRadius, epsilon: Float(noise * noise),
                                           space: options.workingSpace)
-        return ColourStage(kernel: .storedNeighbourhood(kernel),
+        return ColourStage(kernel: .neighbourhood(kernel),
                            approximation: "RKNoiseReductionOperation (approximation: edge-preserving smoothing of "
                                + "lightness, a local-statistics filter)")
     }

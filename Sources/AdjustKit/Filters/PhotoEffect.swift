@@ -27,9 +27,9 @@ package enum PhotoEffect: String, CaseIterable, Sendable {
     /// approximation, with a note saying so.
     func colourStage(options: ColourOptions) -> ColourStage {
         if let cube = options.effectCubes[self] {
-            return .pointwise(PhotoEffectKernel(cube: cube, space: options.workingSpace))
+            return .pixel(PhotoEffectKernel(cube: cube, space: options.workingSpace))
         }
-        return .pointwise(PhotoEffectKernel(cube: BuiltInPhotoEffects.cube(for: self), space: options.workingSpace),
+        return .pixel(PhotoEffectKernel(cube: BuiltInPhotoEffects.cube(for: self), space: options.workingSpace),
                           approximation: "\(rawValue) (built-in approximation; --effect-lut gives the exact table)")
     }
 }

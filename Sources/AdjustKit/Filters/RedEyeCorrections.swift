@@ -77,7 +77,6 @@ package struct RedEyeCorrection: Equatable, Sendable {
 
 extension RedEyeCorrections: SingleAdjustmentXMPFilter, ColourFilter {
     package static let filterName = "CIRedEyeCorrections"
-    package static let role = FilterRole.storedPositional
     /// The required numbers; `RedEyeModel` and `RedEyeCorrections` are optional.
     private static let requiredNames = ["RedEyeW", "RedEyeH", "RedEyeISV", "RedEyeOrt", "RedEyeSNR"]
     private static let modelName = "RedEyeModel", correctionsName = "RedEyeCorrections"

@@ -34,7 +34,6 @@ package struct SelectiveColor: Equatable, Sendable {
 
 extension SelectiveColor: ColourFilter, AAEAdjustmentFilter {
     package static let filterName = "RKSelectiveColorOperation"
-    package static let role = FilterRole.storedColour
     static let aaeIdentifier = "RKSelectiveColorOperation"
     /// A model fitted to Apple's renders (docs/spec/modern-adjustments.md), not Apple's formula.
     static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel { .approximate }
@@ -78,7 +77,7 @@ extension SelectiveColor: ColourFilter, AAEAdjustmentFilter {
     func colourStage(options: ColourOptions) -> ColourStage {
         let kept = corrections.filter { !$0.isIdentity }
         guard !kept.isEmpty else { return .identity }
-        return .pointwise(SelectiveColorKernel(corrections: kept, space: options.workingSpace),
+        return .pixel(SelectiveColorKernel(corrections: kept, space: options.workingSpace),
                           approximation: "RKSelectiveColorOperation (approximation: HSL shifts weighted by the distance "
                               + "from the picked hue)")
     }

@@ -52,7 +52,6 @@ package struct SerializedFilter: Equatable, Sendable {
 
 extension SerializedFilter: AdjustmentXMPFilter, ColourFilter {
     package static let filterName = "aas:Filters item"
-    package static let role = FilterRole.outputColour
     static let xmpPropertyNames = ["Filters"]
 
     package var stepName: String { name }
@@ -97,7 +96,7 @@ extension SerializedFilter: AdjustmentXMPFilter, ColourFilter {
 
     func colourStage(options: ColourOptions) throws(RenderError) -> ColourStage {
         switch meaning {
-        case .exposure(let exposure): return .pointwise(ExposureKernel(exposure))
+        case .exposure(let exposure): return .pixel(ExposureKernel(exposure))
         case .photoEffect(let effect): return effect.colourStage(options: options)
         case .unsupported:
             guard options.skipUnknownFilters else { throw .unknownFilter(name) }

@@ -23,7 +23,6 @@ package struct Sharpen: Equatable, Sendable {
 
 extension Sharpen: NeighbourhoodFilter, AAEAdjustmentFilter {
     package static let filterName = "RKProSharpenOperation"
-    package static let role = FilterRole.storedColour
     static let aaeIdentifier = "RKProSharpenOperation"
     /// A model fitted to Apple's renders (docs/spec/modern-adjustments.md), not Apple's formula.
     static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel { .approximate }
@@ -55,7 +54,7 @@ extension Sharpen: NeighbourhoodFilter, AAEAdjustmentFilter {
         guard !isIdentity else { return .identity }
         let kernel = SharpenKernel(radius: neighbourhoodRadius, amount: Float(1.5 * min(2, intensity)),
                                    threshold: Float(0.05 * min(1, max(0, edges))), space: options.workingSpace)
-        return ColourStage(kernel: .storedNeighbourhood(kernel),
+        return ColourStage(kernel: .neighbourhood(kernel),
                            approximation: "RKProSharpenOperation (approximation: an unsharp mask on lightness)")
     }
 }

@@ -61,7 +61,6 @@ package struct SmartBlackAndWhite: Equatable, Sendable {
 
 extension SmartBlackAndWhite: ColourFilter, AAEAdjustmentFilter {
     package static let filterName = "SmartBlackAndWhite"
-    package static let role = FilterRole.storedColour
     static let aaeIdentifier = "SmartBlackAndWhite"
     /// A model fitted to Apple's renders (docs/spec/modern-adjustments.md), not Apple's formula.
     static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel { .approximate }
@@ -91,7 +90,7 @@ extension SmartBlackAndWhite: ColourFilter, AAEAdjustmentFilter {
             neutralGamma: Float(min(1, max(-1, offsetNeutralGamma))), tone: Float(min(1, max(-1, offsetTone))),
             space: options.workingSpace)
         let grain = abs(offsetGrain) >= 0.001 ? "; grain not rendered" : ""
-        return .pointwise(kernel, approximation: "SmartBlackAndWhite (approximation: Apple's hue weights, then a "
+        return .pixel(kernel, approximation: "SmartBlackAndWhite (approximation: Apple's hue weights, then a "
                               + "hue-selective contrast with three fitted constants\(grain))")
     }
 

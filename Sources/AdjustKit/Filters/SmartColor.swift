@@ -57,7 +57,6 @@ package struct SmartColor: Equatable, Sendable {
 
 extension SmartColor: ColourFilter, AAEAdjustmentFilter {
     package static let filterName = "SmartColor"
-    package static let role = FilterRole.storedColour
     static let aaeIdentifier = "SmartColor"
     /// A model fitted to Apple's renders (docs/spec/modern-adjustments.md), not Apple's formula.
     static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel { .approximate }
@@ -94,7 +93,7 @@ extension SmartColor: ColourFilter, AAEAdjustmentFilter {
         let amounts = stageAmounts
         let kernel = SmartColorKernel(vibrancy: Float(amounts.vibrancy), vibrance: Float(amounts.vibrance),
                                       cast: cast.map { (Float($0.0), Float($0.1), Float($0.2)) }, space: options.workingSpace)
-        return .pointwise(kernel, approximation: "SmartColor (approximation: vibrancy with a skin guard, then vibrance, "
+        return .pixel(kernel, approximation: "SmartColor (approximation: vibrancy with a skin guard, then vibrance, "
             + "the amounts from the Color slider, the offsets and the photo's saturation percentiles; cast unchecked)")
     }
 }

@@ -178,7 +178,6 @@ struct SmoothedLightMap: Sendable {
 
 extension SmartTone: ColourFilter, AAEAdjustmentFilter {
     package static let filterName = "SmartTone"
-    package static let role = FilterRole.storedColour
     static let aaeIdentifier = "SmartTone"
     /// A model fitted to Apple's renders (docs/spec/modern-adjustments.md), not Apple's formula.
     static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel { .approximate }
@@ -214,13 +213,13 @@ extension SmartTone: ColourFilter, AAEAdjustmentFilter {
             ? "Light below 0 is not rendered, no render to fit it: the offsets only"
             : "the seven stage parameters by a fitted law from the Light slider, the offsets and the photo's statistics"
         if let map = statistics?.lightMap {
-            return ColourStage(kernel: .storedPositional(SmartToneKernel(model: model, map: SmoothedLightMap(map),
+            return ColourStage(kernel: .pixelAndPlace(SmartToneKernel(model: model, map: SmoothedLightMap(map),
                                                                          space: options.workingSpace)),
                                approximation: "SmartTone (approximation: local light from the stored light map, "
                                    + "high-key and tone; \(law))")
         }
         let why = statistics?.lightMapProblem ?? "absent"
-        return .pointwise(SmartToneGlobalKernel(model: model, space: options.workingSpace),
+        return .pixel(SmartToneGlobalKernel(model: model, space: options.workingSpace),
                           approximation: "SmartTone (approximation: high-key and tone only, the light map is \(why) "
                               + "so the local light is not rendered; \(law))")
     }

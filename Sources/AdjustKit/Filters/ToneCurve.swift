@@ -9,7 +9,6 @@ package struct ToneCurve: Equatable, Sendable {
 
 extension ToneCurve: SingleAdjustmentXMPFilter, ColourFilter {
     package static let filterName = "CIToneCurve"
-    package static let role = FilterRole.storedColour
     static let xmpPropertyNames = ["Curve0x", "Curve0y", "Curve1x", "Curve1y", "Curve2x", "Curve2y",
                                    "Curve3x", "Curve3y", "Curve4x", "Curve4y"]
 
@@ -30,7 +29,7 @@ extension ToneCurve: SingleAdjustmentXMPFilter, ColourFilter {
         xmp.numbers(Self.xmpPropertyNames, points.flatMap { [$0.x, $0.y] })
     }
 
-    func colourStage(options: ColourOptions) -> ColourStage { .pointwise(ToneCurveKernel(self)) }
+    func colourStage(options: ColourOptions) -> ColourStage { .pixel(ToneCurveKernel(self)) }
 }
 
 /// CIToneCurve, filters.md §2 [exact for the analytic form]: per channel, u = E(v), a natural

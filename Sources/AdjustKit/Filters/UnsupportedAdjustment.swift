@@ -23,7 +23,6 @@ package struct UnsupportedAdjustment: Equatable, Sendable {
 extension UnsupportedAdjustment: EditFilter, ColourFilter {
     package static let filterName = "unsupported adjustment"
     /// Where Apple's pipeline runs most of them: on the stored image, before the geometry.
-    package static let role = FilterRole.storedColour
 
     package var stepName: String { name }
     package var parameterValues: [(String, ParameterValue)] {

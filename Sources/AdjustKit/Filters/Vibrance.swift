@@ -9,7 +9,6 @@ package struct Vibrance: Equatable, Sendable {
 
 extension Vibrance: SingleAdjustmentXMPFilter, ColourFilter {
     package static let filterName = "CIVibrance"
-    package static let role = FilterRole.storedColour
     static let xmpPropertyNames = ["Vibrance"]
 
     package var parameterValues: [(String, ParameterValue)] { [("Amount", .number(amount))] }
@@ -27,7 +26,7 @@ extension Vibrance: SingleAdjustmentXMPFilter, ColourFilter {
         if abs(amount) > 0.001 { xmp.numbers(Self.xmpPropertyNames, [amount]) }
     }
 
-    func colourStage(options: ColourOptions) -> ColourStage { .pointwise(VibranceKernel(self)) }
+    func colourStage(options: ColourOptions) -> ColourStage { .pixel(VibranceKernel(self)) }
 }
 
 /// CIVibrance, filters.md §1 [exact].

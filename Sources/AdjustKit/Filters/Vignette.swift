@@ -43,7 +43,6 @@ package struct Vignette: Equatable, Sendable {
 
 extension Vignette: ColourFilter, AAEAdjustmentFilter {
     package static let filterName = "DGVignetteEffectOperation"
-    package static let role = FilterRole.outputPositional
     static let aaeIdentifier = "DGVignetteEffectOperation"
     /// A model fitted to Apple's renders (docs/spec/modern-adjustments.md), not Apple's formula.
     static func aaeSupport(of adjustment: AAEAdjustment, hasUserCube: Bool) -> AAESupportLevel { .approximate }
@@ -73,7 +72,7 @@ extension Vignette: ColourFilter, AAEAdjustmentFilter {
         guard abs(i) >= 0.002 else { return .identity }
         let kernel = VignetteKernel(intensity: i, radius: Float(effectiveRadius), falloff: Float(min(1, max(0, falloff))),
                                     space: options.workingSpace)
-        return ColourStage(kernel: .outputPositional(kernel),
+        return ColourStage(kernel: .pixelAndOutputPlace(kernel),
                            approximation: "DGVignetteEffectOperation (approximation: a smoothstep vignette standing "
                                + "for CIVignetteEffect's curve)")
     }

@@ -127,7 +127,6 @@ package struct WhiteBalance: Equatable, Sendable {
 
 extension WhiteBalance: ColourFilter, AAEAdjustmentFilter {
     package static let filterName = "WhiteBalance"
-    package static let role = FilterRole.storedColour
     static let aaeIdentifier = "WhiteBalance"
 
     /// Strong for `faceBalance` (the structure is known, a constant inferred); approximate for the
@@ -230,7 +229,7 @@ extension WhiteBalance: ColourFilter, AAEAdjustmentFilter {
     func colourStage(options: ColourOptions) -> ColourStage {
         switch kind {
         case .faceBalance(let face):
-            return .pointwise(FaceBalanceKernel(face))
+            return .pixel(FaceBalanceKernel(face))
         case .temperatureTint, .warmthTint, .neutralGray:
             // Neutral settings are an exact no-op (the read returns nil for them too).
             guard let g = channelGains, [g.0, g.1, g.2].contains(where: { abs($0 - 1) > 1e-4 }) else { return .identity }
@@ -240,7 +239,7 @@ extension WhiteBalance: ColourFilter, AAEAdjustmentFilter {
             case .warmthTint: what = "warmTint (approximation: von Kries gains from the Planckian locus; warmFace not rendered)"
             default: what = "neutralGray (approximation: neutral-grey gains from the YIQ grey point)"
             }
-            return .pointwise(ChannelGainKernel(gains: (Float(g.0), Float(g.1), Float(g.2)), space: options.workingSpace),
+            return .pixel(ChannelGainKernel(gains: (Float(g.0), Float(g.1), Float(g.2)), space: options.workingSpace),
                               approximation: "WhiteBalance \(what)")
         }
     }

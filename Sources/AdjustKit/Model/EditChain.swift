@@ -102,8 +102,8 @@ public struct EditStep: Equatable, Sendable {
     /// The Core Image filter name (for the Camera Raw fallback, a descriptive name).
     public var filterName: String { filter.stepName }
 
-    /// What the step works on.
-    public var role: FilterRole { type(of: filter).role }
+    /// Where the step runs: before the geometry, as the geometry, or after it.
+    public var role: FilterRole { FilterRegistry.role(of: type(of: filter)) }
 
     /// Geometry steps move pixels; every other step changes their colour.
     public var isGeometry: Bool { role == .geometry }

@@ -60,8 +60,7 @@ struct FusedRenderer {
         }
         let regionPass = StoredRegionPass(kernels: program.storedRegion, plan: plan)
         // The pixel copy takes each colour through one memo: not for kernels that need more.
-        if !plan.needsResample, regionPass.isEmpty, program.outputPositional.isEmpty, program.storedTail.isEmpty,
-           program.neighbourhood.isEmpty, let offset = sampler.pixelCopyOffset {
+        if !plan.needsResample, regionPass.isEmpty, !program.readsPlaceOrNeighbourhood, let offset = sampler.pixelCopyOffset {
             return try runPixelCopy(open: { try open(region) }, sampler: sampler, offset: offset, pipeline: pipeline,
                                     sink: sink)
         } else {
@@ -145,13 +144,12 @@ struct FusedRenderer {
         let decoded = SourceRowWindow<UInt8>(top: region.y, bottom: region.y + region.height, width: reader.width,
                                              capacity: needs.monotone ? 2 * needs.span + Self.readAhead + regionRows
                                                                       : region.height)
-        let exactEncoding = !program.storedRegion.isEmpty || !program.outputPositional.isEmpty || !program.storedTail.isEmpty
-            || !program.neighbourhood.isEmpty
+        let exactEncoding = !program.storedRegion.isEmpty || program.readsPlaceOrNeighbourhood
         let stream = SampledStream(plan: plan, space: program.space, exactEncoding: exactEncoding,
                                    sampler: sampler, needs: needs, pipeline: pipeline, columnOffset: reader.columnOffset,
                                    sink: sink)
         let memo = program.storedFrameMemo()
-        if memo != nil || !regionPass.isEmpty || !program.storedTail.isEmpty || !program.neighbourhood.isEmpty {
+        if memo != nil || !regionPass.isEmpty || program.runsPerStoredPixel {
             // The stored-frame kernels run once per source pixel (once per distinct colour,
             // through the memo), on every core, as rows are needed: the decoder thread, which
             // is what a reduced render waits on, only decodes. Rows are converted when a chunk

@@ -6,7 +6,7 @@ extension PhotoEdit {
     /// colour steps must improve on.
     package func geometryOnly(size: SizeRequest = .full, planner: RenderPlanner = RenderPlanner()) throws(FileError) -> PhotoEdit {
         var copy = self
-        copy.edit.chain = EditChain(edit.chain.filters.filter { type(of: $0).role == .geometry })
+        copy.edit.chain = EditChain(edit.chain.filters.filter { type(of: $0).renderedBy == .geometry })
         do {
             copy.plan = try planner.plan(storedSize: plan.storedSize, exifOrientation: fileOrientation, chain: copy.edit.chain,
                                          size: size, scaledDecode: original.hasScaledDecode)
