@@ -15,9 +15,11 @@ import Foundation
 /// Cost: the blurred layers are computed on a grid of `Layout.cell`-pixel cells (the blur is
 /// large: up to 2 % of the long side), with a two-pass box per axis per layer standing for the
 /// disc (a Gaussian of σ = r/2, which depth-effect.md §6 measures ≈ 0.1 dB from the disc), and
-/// read back bilinearly; only the sharp layer, the membership and the grain run per pixel. The
-/// cells' sums and the boxes' running sums are integers (value·2¹⁴), exact in any order, every
-/// other step is the same arithmetic wherever it runs, and the cells are aligned to the image, so
+/// read back bilinearly; the layers are filled block by block (`Layout.block`), and each layer is
+/// blurred and composited only over the cells it reaches; only the sharp share, the compositing
+/// and the grain run per pixel. The cells' sums and the boxes' running sums are integers
+/// (value·2¹⁴), exact in any order, every other step is the same arithmetic wherever it runs, and
+/// the cells and blocks are aligned to the image, so
 /// a pixel's result does not depend on which rows or columns a run covers
 /// (`NeighbourhoodKernel`'s contract).
 struct LayeredDepthBlur: NeighbourhoodKernel {
