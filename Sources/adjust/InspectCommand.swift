@@ -70,9 +70,7 @@ struct InspectCommand: ParsableCommand {
                                           planner: limits.planner, renderer: Renderer(decoder: limits.decoder))
                 (edit, plan) = (photo.edit, photo.plan)
                 if case .heic(_, let header) = photo.original {
-                    decode = photo.plan.rescaledChain[DepthEffect.self] != nil
-                        ? "whole image (DepthEffect reads the depth image beside the whole decode)"
-                        : HEICTiling.decodeSummary(header.tiling, region: photo.plan.decodeRegion, libheif: LibheifVersion.loaded)
+                    decode = HEICTiling.decodeSummary(header.tiling, region: photo.plan.decodeRegion, libheif: LibheifVersion.loaded)
                 }
             } else {
                 let path = xmp!   // validate() requires one of the two

@@ -15,15 +15,21 @@ enum DepthBlurGrain {
     /// black falling to 0.5 at level 40 (level ≈ 255·√Y, near enough to the sRGB curve for a
     /// grain's amplitude).
     @inline(__always)
-    static func sigma(luminance: Float) -> Float {
-        let level = 255 * max(0, luminance).squareRoot()
-        return (0.5 + 0.7 * max(0, 1 - level / 40)) / 255
-    }
+    static func sigma(luminance: Float) -> Float { sigma(root: max(0, luminance).squareRoot()) }
+
+    /// `sigma` from √Y (the square root taken with the slopes': `slope(roots:)`).
+    @inline(__always)
+    static func sigma(root: Float) -> Float { (0.5 + 0.7 * max(0, 1 - root * (255 / 40))) * (1 / 255) }
 
     /// d(linear)/d(encoded) at linear value v, for adding an encoded-level grain in linear light:
     /// 2.2·√v (the curve as a 2.2 power read at e ≈ √v), at least the sRGB curve's toe (1/12.92).
+    /// Given √v (of non-negative v), four at a time.
     @inline(__always)
-    static func slope(_ v: Float) -> Float { max(2.2 * max(0, v).squareRoot(), 1 / 12.92) }
+    static func slope(roots: SIMD4<Float>) -> SIMD4<Float> {
+        // `.replacing(with:where:)` rather than the generic `pointwiseMax`, which was not inlined.
+        let slope = 2.2 * roots
+        return slope.replacing(with: 1 / 12.92, where: slope .< 1 / 12.92)
+    }
 
     /// Uniform white noise of unit variance at (x, y) (an integer hash: the same on every machine).
     @inline(__always)

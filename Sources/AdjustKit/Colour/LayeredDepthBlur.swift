@@ -15,9 +15,11 @@ import Foundation
 /// Cost: the blurred layers are computed on a grid of `Layout.cell`-pixel cells (the blur is
 /// large: up to 2 % of the long side), with a two-pass box per axis per layer standing for the
 /// disc (a Gaussian of σ = r/2, which depth-effect.md §6 measures ≈ 0.1 dB from the disc), and
-/// read back bilinearly; only the sharp layer, the membership and the grain run per pixel. The
-/// cells' sums and the boxes' running sums are integers (value·2¹⁴), exact in any order, every
-/// other step is the same arithmetic wherever it runs, and the cells are aligned to the image, so
+/// read back bilinearly; the layers are filled block by block (`Layout.block`), and each layer is
+/// blurred and composited only over the cells it reaches; only the sharp share, the compositing
+/// and the grain run per pixel. The cells' sums and the boxes' running sums are integers
+/// (value·2¹⁴), exact in any order, every other step is the same arithmetic wherever it runs, and
+/// the cells and blocks are aligned to the image, so
 /// a pixel's result does not depend on which rows or columns a run covers
 /// (`NeighbourhoodKernel`'s contract).
 struct LayeredDepthBlur: NeighbourhoodKernel {
@@ -33,10 +35,16 @@ struct LayeredDepthBlur: NeighbourhoodKernel {
     /// Each depth value's layers, for values i/`steps` (the radius moves by under 0.05 px a step
     /// on an iPhone's range): a lookup instead of the law and the search per pixel.
     private let table: [Membership]
+    /// The same values' sharp share and grain ramp (`Membership.grainRamp`): all that a pixel's
+    /// result reads of its membership (the layers are filled block by block), in a table small
+    /// enough to stay in the first-level cache.
+    private let shares: [SIMD2<Float>]
     fileprivate static let steps: Float = 4096
     /// Each image column's depth-map column and weight toward the next (the map is bilinearly
     /// scaled to the image, at pixel centres).
     private let columnTaps: [Int32], columnWeights: [Float]
+    /// The same at the centre of each column of blocks (`Layout.block`).
+    private let blockTaps: [Int32], blockWeights: [Float]
 
     init(depth: DepthMap, focus: Float, law: DepthBlurLaw, imageSize: PixelSize, space: WorkingSpace) {
         (self.depth, self.focus, self.law, self.imageSize, self.space) = (depth, focus, law, imageSize, space)
@@ -45,14 +53,24 @@ struct LayeredDepthBlur: NeighbourhoodKernel {
         table = (0...Int(Self.steps)).map { i in
             Self.membership(radius: law.radius(depth.disparity(ofValue: Float(i) / Self.steps) - focus), layout: layout)
         }
-        let w = depth.size.width
+        let pixelScale = Float(law.pixelScale)
+        shares = table.map { SIMD2($0.sharp, $0.grainRamp(pixelScale: pixelScale)) }
+        let (w, block) = (depth.size.width, Float(layout.block))
+        (columnTaps, columnWeights) = Self.taps((0..<imageSize.width).map { Float($0) + 0.5 }, imageSide: imageSize.width, mapSide: w)
+        let blocks = (imageSize.width + layout.block - 1) / layout.block
+        (blockTaps, blockWeights) = Self.taps((0..<blocks).map { (Float($0) + 0.5) * block }, imageSide: imageSize.width, mapSide: w)
+    }
+
+    /// The depth map's column left of each image position `centres` (in pixels from the image's
+    /// left edge), and the weight toward the next one.
+    private static func taps(_ centres: [Float], imageSide: Int, mapSide: Int) -> ([Int32], [Float]) {
         var (taps, weights) = ([Int32](), [Float]())
-        for x in 0..<imageSize.width {
-            let u = min(max((Float(x) + 0.5) / Float(imageSize.width) * Float(w) - 0.5, 0), Float(w - 1))
+        for centre in centres {
+            let u = min(max(centre / Float(imageSide) * Float(mapSide) - 0.5, 0), Float(mapSide - 1))
             taps.append(Int32(u))
             weights.append(u - Float(Int(u)))
         }
-        (columnTaps, columnWeights) = (taps, weights)
+        return (taps, weights)
     }
 
     /// The layers' kernels, the cell size and the kernel's reach for a largest blur radius.
@@ -61,12 +79,21 @@ struct LayeredDepthBlur: NeighbourhoodKernel {
         /// for a disc of radius `cellRadius` cells (σ = r/2, counting the ¼ cell² that the cell
         /// average and the bilinear read-back add).
         static let boxes: [(Int, Int)] = [(0, 0), (0, 1), (1, 1), (1, 2), (2, 2), (2, 3), (3, 4), (5, 5), (7, 7), (10, 10), (12, 12)]
+        /// The block sides tried, largest first (`block`).
+        /// (3 at full size on a 24 MP portrait, whose cells are 6 pixels: PortraitDepthTests' figures
+        /// are those of pixel-by-pixel filling within 0.02 dB and 0.1 grey level.)
+        static let blocks = [3, 2]
         static func cellRadius(_ box: (Int, Int)) -> Float {
             2 * (0.25 + Float(box.0 * (box.0 + 1) + box.1 * (box.1 + 1)) / 3).squareRoot()
         }
 
         /// Decoded pixels per cell side.
         let cell: Int
+        /// Decoded pixels per block side (a divisor of `cell`): the layers are filled block by
+        /// block — a block's linear light summed, and shared between the layers by the depth at its
+        /// centre — rather than pixel by pixel (depth-effect.md §6: the depth image has one value
+        /// per 7.4 pixels of a 24 MP portrait, so its membership hardly varies inside a block).
+        let block: Int
         /// The boxes used (a prefix of `boxes`, reaching the largest radius).
         let rungs: [Box]
         /// The cells a blurred cell reads either side (the largest b₁ + b₂).
@@ -81,7 +108,9 @@ struct LayeredDepthBlur: NeighbourhoodKernel {
 
         init(maxRadius: Double) {
             let largest = Double(Self.cellRadius(Self.boxes[Self.boxes.count - 1]))
-            cell = max(1, Int((maxRadius / largest).rounded(.up)))
+            let cell = max(1, Int((maxRadius / largest).rounded(.up)))
+            self.cell = cell
+            block = Self.blocks.first { cell % $0 == 0 && cell >= 2 * $0 } ?? 1
             let needed = Float(maxRadius / Double(cell))
             var rungs: [Box] = []
             for box in Self.boxes {
@@ -102,6 +131,10 @@ struct LayeredDepthBlur: NeighbourhoodKernel {
         var second: Int, secondWeight: Float
         /// The pixel's blur radius, decoded pixels (negative behind the focus plane).
         var radius: Float
+
+        /// How much of the grain the blurred share gets: none up to a radius of one stored pixel,
+        /// all from two.
+        func grainRamp(pixelScale: Float) -> Float { min(1, max(0, (abs(radius) - pixelScale) / pixelScale)) }
     }
 
     static func membership(radius r: Float, layout: Layout) -> Membership {
@@ -122,32 +155,57 @@ struct LayeredDepthBlur: NeighbourhoodKernel {
     func apply(rows: Range<Int>, columns: Range<Int>, input: NeighbourhoodRows,
                output: (Int) -> UnsafeMutablePointer<Float>) {
         guard !rows.isEmpty, !columns.isEmpty else { return }
-        table.withUnsafeBufferPointer { table in
+        shares.withUnsafeBufferPointer { shares in table.withUnsafeBufferPointer { table in
             columnTaps.withUnsafeBufferPointer { taps in
                 columnWeights.withUnsafeBufferPointer { weights in
-                    run(rows: rows, columns: columns, input: input, output: output,
-                        lookup: Lookup(table: table, taps: taps, weights: weights, matte: depth.matte, imageSize: imageSize))
+                    blockTaps.withUnsafeBufferPointer { blockTaps in
+                        blockWeights.withUnsafeBufferPointer { blockWeights in
+                            run(rows: rows, columns: columns, input: input, output: output,
+                                lookup: Lookup(table: table, shares: shares, taps: taps, weights: weights, blockTaps: blockTaps,
+                                               blockWeights: blockWeights, matte: depth.matte, imageSize: imageSize))
+                        }
+                    }
                 }
             }
-        }
+        } }
     }
 
     /// The per-pixel lookups, as buffers (the hot loops read them without retains or checks).
     private struct Lookup {
         let table: UnsafeBufferPointer<Membership>
+        let shares: UnsafeBufferPointer<SIMD2<Float>>
         let taps: UnsafeBufferPointer<Int32>, weights: UnsafeBufferPointer<Float>
+        let blockTaps: UnsafeBufferPointer<Int32>, blockWeights: UnsafeBufferPointer<Float>
         let matte: PortraitMatte?
         let imageSize: PixelSize
 
-        /// The pixel's layers from its depth (`row`: the depth map's columns at its row), and the
-        /// matte, which keeps a person sharp.
+        /// Pixel x's sharp share and grain amount (`row`: the depth map's columns at its row's
+        /// centre y + ½), with the matte's share as `membership`.
         @inline(__always)
-        func membership(x: Int, y: Int, row: UnsafeMutablePointer<Float>, last: Int) -> Membership {
+        func share(x: Int, y: Int, row: UnsafeMutablePointer<Float>, last: Int) -> (sharp: Float, grain: Float) {
             let (x0, f) = (Int(taps[x]), weights[x])
+            let value = row[x0] + (row[min(x0 + 1, last)] - row[x0]) * f
+            let entry = shares[Int(min(max(value, 0), 1) * LayeredDepthBlur.steps + 0.5)]
+            var sharp = entry.x
+            if let matte {
+                sharp = max(sharp, matte.value(u: (Float(x) + 0.5) / Float(imageSize.width), v: (Float(y) + 0.5) / Float(imageSize.height)))
+            }
+            return (sharp, (1 - sharp) * entry.y)
+        }
+
+        /// Block bx's layers, at its centre (`row`: the depth map's columns at the blocks' centre y).
+        @inline(__always)
+        func membership(block bx: Int, side: Int, y: Float, row: UnsafeMutablePointer<Float>, last: Int) -> Membership {
+            membership(tap: Int(blockTaps[bx]), weight: blockWeights[bx], row: row, last: last, x: (Float(bx) + 0.5) * Float(side), y: y)
+        }
+
+        /// The layers at image position (x, y) from its depth, and the matte, which keeps a person sharp.
+        @inline(__always)
+        private func membership(tap x0: Int, weight f: Float, row: UnsafeMutablePointer<Float>, last: Int, x: Float, y: Float) -> Membership {
             let value = row[x0] + (row[min(x0 + 1, last)] - row[x0]) * f
             var m = table[Int(min(max(value, 0), 1) * LayeredDepthBlur.steps + 0.5)]
             if let matte {
-                let person = matte.value(u: (Float(x) + 0.5) / Float(imageSize.width), v: (Float(y) + 0.5) / Float(imageSize.height))
+                let person = matte.value(u: x / Float(imageSize.width), v: y / Float(imageSize.height))
                 if person > m.sharp {
                     let k = (1 - person) / (1 - m.sharp)
                     (m.sharp, m.firstWeight, m.secondWeight) = (person, m.firstWeight * k, m.secondWeight * k)
@@ -190,61 +248,97 @@ struct LayeredDepthBlur: NeighbourhoodKernel {
         let (depthW, depthH) = (depth.size.width, depth.size.height)
         let row = UnsafeMutablePointer<Float>.allocate(capacity: depthW)
         defer { row.deallocate() }
-        /// The depth map's columns at image row y: its two rows about y blended once per row, so
-        /// that a pixel's value costs one blend across (the same arithmetic wherever it runs).
-        func moveRow(to y: Int) {
-            let v = min(max((Float(y) + 0.5) / Float(imageH) * Float(depthH) - 0.5, 0), Float(depthH - 1))
+        /// The depth map's columns at image height `centre` (pixels from the top; a row's centre is
+        /// y + ½): its two rows about it blended once per row, so that a pixel's value costs one
+        /// blend across (the same arithmetic wherever it runs).
+        func moveRow(to centre: Float) {
+            let v = min(max(centre / Float(imageH) * Float(depthH) - 0.5, 0), Float(depthH - 1))
             let y0 = Int(v), y1 = min(Int(v) + 1, depthH - 1), f = v - Float(Int(v))
             depth.values.withUnsafeBufferPointer { d in
                 for i in 0..<depthW { row[i] = d[y0 * depthW + i] + (d[y1 * depthW + i] - d[y0 * depthW + i]) * f }
             }
         }
         let one = LumaFixedPoint.one
+        // The blocks' linear light, summed down a block's rows for the pixels of the cells downX.
+        let (f, x0, x1) = (layout.block, downX.lowerBound * c, min(imageW, downX.upperBound * c))
+        let sums = UnsafeMutablePointer<Float>.allocate(capacity: (x1 - x0) * 3)
+        defer { sums.deallocate() }
+        // The input's columns: image columns outside them read its edge (`NeighbourhoodRows`).
+        let (inside0, inside1) = (min(max(x0, offset), x1), max(min(x1, offset + input.width), min(max(x0, offset), x1)))
         for cy in downY {
-            for y in (cy * c)..<min(imageH, cy * c + c) {
-                let source = input.clampedRow(y)
-                moveRow(to: y)
-                for cx in downX {
-                    let at = ((cy - downY.lowerBound) * dw + cx - downX.lowerBound) * 4
-                    for x in (cx * c)..<min(imageW, cx * c + c) {
-                        let m = lookup.membership(x: x, y: y, row: row, last: depthW - 1)
-                        if m.sharp >= 1 { continue }
-                        let p = source + min(max(x - offset, 0), input.width - 1) * 3
+            for by in stride(from: cy * c, to: min(imageH, cy * c + c), by: f) {
+                let rowsIn = min(imageH, by + f) - by
+                for y in by..<(by + rowsIn) {
+                    let source = input.clampedRow(y)
+                    @inline(__always) func take(_ x: Int, from column: Int) {
+                        let (p, q) = (source + column * 3, sums + (x - x0) * 3)
                         let (r, g, b) = (linear(p[0]), linear(p[1]), linear(p[2]))
-                        @inline(__always) func add(_ slot: Int, _ weight: Float) {
-                            let q = cells(slot) + at
-                            let w = weight * one
-                            // Non-negative: adding ½ and truncating rounds (roundf is a call).
-                            q[0] &+= Int32(w * r + 0.5); q[1] &+= Int32(w * g + 0.5)
-                            q[2] &+= Int32(w * b + 0.5); q[3] &+= Int32(w + 0.5)
-                        }
-                        add(m.first, m.firstWeight)
-                        if m.secondWeight > 0 { add(m.second, m.secondWeight) }
+                        if y == by { q[0] = r; q[1] = g; q[2] = b } else { q[0] += r; q[1] += g; q[2] += b }
                     }
+                    for x in x0..<inside0 { take(x, from: 0) }
+                    for x in inside0..<inside1 { take(x, from: x - offset) }
+                    for x in inside1..<x1 { take(x, from: input.width - 1) }
+                }
+                moveRow(to: Float(by) + Float(f) * 0.5)
+                let centre = Float(by) + Float(f) * 0.5
+                for bx in (x0 / f)..<((x1 + f - 1) / f) {
+                    let m = lookup.membership(block: bx, side: f, y: centre, row: row, last: depthW - 1)
+                    if m.sharp >= 1 { continue }
+                    var (r, g, b): (Float, Float, Float) = (0, 0, 0)
+                    let columnsIn = min(x1, bx * f + f) - bx * f
+                    for x in (bx * f)..<(bx * f + columnsIn) {
+                        let q = sums + (x - x0) * 3
+                        r += q[0]; g += q[1]; b += q[2]
+                    }
+                    let count = Float(rowsIn * columnsIn)
+                    let at = ((cy - downY.lowerBound) * dw + bx * f / c - downX.lowerBound) * 4
+                    @inline(__always) func add(_ slot: Int, _ weight: Float) {
+                        let q = cells(slot) + at
+                        let w = weight * one
+                        // Non-negative: adding ½ and truncating rounds (roundf is a call).
+                        q[0] &+= Int32(w * r + 0.5); q[1] &+= Int32(w * g + 0.5)
+                        q[2] &+= Int32(w * b + 0.5); q[3] &+= Int32(w * count + 0.5)
+                    }
+                    add(m.first, m.firstWeight)
+                    if m.secondWeight > 0 { add(m.second, m.secondWeight) }
                 }
             }
         }
-        // A slot whose coverage rounded to 0 everywhere here adds nothing: leaving it out is exact.
-        var present = [Bool](repeating: false, count: slots)
+        // Each slot's cells holding anything (a bounding box, grid coordinates; nil: none). A
+        // layer covers a band of depth, so a small part of the image: its box passes and its
+        // compositing run over that box grown by its blur only. The cells outside are 0, and a
+        // box of zeros is zero and a zero layer composites to what was there, exactly.
+        var extent = [(x: ClosedRange<Int>, y: ClosedRange<Int>)?](repeating: nil, count: slots)
         for slot in 0..<slots {
             guard let q = cellsOf[slot] else { continue }
-            for i in 0..<(dw * dh) where q[i * 4 + 3] != 0 { present[slot] = true; break }
-        }
-        for cy in 0..<dh {
-            let rowsIn = min(imageH, (downY.lowerBound + cy + 1) * c) - (downY.lowerBound + cy) * c
-            for cx in 0..<dw {
-                let count = Int32(rowsIn * (min(imageW, (downX.lowerBound + cx + 1) * c) - (downX.lowerBound + cx) * c))
-                for slot in 0..<slots where present[slot] {
-                    let q = cellsOf[slot]! + (cy * dw + cx) * 4
-                    for k in 0..<4 { q[k] = (q[k] + count / 2) / count }
+            var (x0, x1, y0, y1) = (Int.max, Int.min, Int.max, Int.min)
+            for cy in 0..<dh {
+                for cx in 0..<dw {
+                    let p = q + (cy * dw + cx) * 4
+                    if p[0] | p[1] | p[2] | p[3] == 0 { continue }
+                    (x0, x1, y0, y1) = (min(x0, cx), max(x1, cx), min(y0, cy), max(y1, cy))
+                }
+            }
+            guard x0 <= x1 else { continue }
+            extent[slot] = ((downX.lowerBound + x0)...(downX.lowerBound + x1), (downY.lowerBound + y0)...(downY.lowerBound + y1))
+            // The cells' sums made means: a float reciprocal instead of an integer division per
+            // value (the sums stay under 2²⁴, exact in a Float; any fixed arithmetic keeps the
+            // run's independence).
+            for cy in y0...y1 {
+                let rowsIn = min(imageH, (downY.lowerBound + cy + 1) * c) - (downY.lowerBound + cy) * c
+                for cx in x0...x1 {
+                    let p = q + (cy * dw + cx) * 4
+                    if p[0] | p[1] | p[2] | p[3] == 0 { continue }
+                    let inverse = 1 / Float(rowsIn * (min(imageW, (downX.lowerBound + cx + 1) * c) - (downX.lowerBound + cx) * c))
+                    for k in 0..<4 { p[k] = Int32(Float(p[k]) * inverse + 0.5) }
                 }
             }
         }
 
-        // 2. Each present slot blurred (two boxes across, two down), then the behind and front
-        // layers composited far to near over the needed cells.
+        // 2. Each slot blurred (two boxes across, two down) over the cells its result reaches,
+        // then the behind and front layers composited far to near over the needed cells.
         let widest = dw + 2 * reach
-        let across = UnsafeMutablePointer<Int32>.allocate(capacity: dh * widest * 4)
+        let across = UnsafeMutablePointer<Int32>.allocate(capacity: widest * 4)
         let across2 = UnsafeMutablePointer<Int32>.allocate(capacity: dh * nw * 4)
         let downward = UnsafeMutablePointer<Int32>.allocate(capacity: (nh + 2 * reach) * nw * 4)
         let blurred = UnsafeMutablePointer<Int32>.allocate(capacity: nh * nw * 4)
@@ -254,83 +348,118 @@ struct LayeredDepthBlur: NeighbourhoodKernel {
         front.initialize(repeating: 0, count: nh * nw * 4)
         defer { across.deallocate(); across2.deallocate(); downward.deallocate(); blurred.deallocate(); behind.deallocate(); front.deallocate() }
         let scale = 1 / one
-        for slot in 0..<slots where present[slot] {
+        var (hasBehind, hasFront) = (false, false)
+        for slot in 0..<slots {
+            guard let extent = extent[slot] else { continue }
             let box = layout.rungs[slot < n ? n - 1 - slot : slot - n]
+            let (b1, b2) = (box.first, box.second)
             let source = cellsOf[slot]!
-            // Across: pass 1 over needX ± b₂, pass 2 over needX, for every cell row.
-            let mid = max(0, needX.lowerBound - box.second)..<min(gridW, needX.upperBound + box.second)
-            for cy in 0..<dh {
-                Self.box(source + cy * dw * 4, from: downX.lowerBound, step: 4, into: across + cy * mid.count * 4,
-                         from: mid.lowerBound, step: 4, over: mid, half: box.first, count: gridW)
-                Self.box(across + cy * mid.count * 4, from: mid.lowerBound, step: 4, into: across2 + cy * nw * 4,
-                         from: needX.lowerBound, step: 4, over: needX, half: box.second, count: gridW)
+            // The needed cells this layer reaches, and the cells their passes read.
+            let (x0, x1) = (max(needX.lowerBound, extent.x.lowerBound - b1 - b2), min(needX.upperBound, extent.x.upperBound + b1 + b2 + 1))
+            let (y0, y1) = (max(needY.lowerBound, extent.y.lowerBound - b1 - b2), min(needY.upperBound, extent.y.upperBound + b1 + b2 + 1))
+            guard x0 < x1, y0 < y1 else { continue }
+            let (outX, outY) = (x0..<x1, y0..<y1)
+            if slot < n { hasBehind = true } else { hasFront = true }
+            let mid = max(0, outX.lowerBound - b2)..<min(gridW, outX.upperBound + b2)
+            let midY = max(0, outY.lowerBound - b2)..<min(gridH, outY.upperBound + b2)
+            let readY = max(0, midY.lowerBound - b1)..<min(gridH, midY.upperBound + b1)
+            // Across, for the rows the passes down read (rows without cells: zeros).
+            for gy in readY {
+                let (cy, row) = (gy - downY.lowerBound, across2 + (gy - downY.lowerBound) * nw * 4)
+                guard extent.y.contains(gy) else {
+                    (row + (outX.lowerBound - needX.lowerBound) * 4).update(repeating: 0, count: outX.count * 4)
+                    continue
+                }
+                Self.box(source + cy * dw * 4, from: downX.lowerBound, step: 4, into: across,
+                         from: mid.lowerBound, step: 4, over: mid, half: b1, count: gridW)
+                Self.box(across, from: mid.lowerBound, step: 4, into: row,
+                         from: needX.lowerBound, step: 4, over: outX, half: b2, count: gridW)
             }
-            // Down: pass 1 over needY ± b₂, pass 2 over needY, for every needed column.
-            let midY = max(0, needY.lowerBound - box.second)..<min(gridH, needY.upperBound + box.second)
-            for cx in 0..<nw {
+            // Down, for the columns reached.
+            for gx in outX {
+                let cx = gx - needX.lowerBound
                 Self.box(across2 + cx * 4, from: downY.lowerBound, step: nw * 4, into: downward + cx * 4,
-                         from: midY.lowerBound, step: nw * 4, over: midY, half: box.first, count: gridH)
+                         from: midY.lowerBound, step: nw * 4, over: midY, half: b1, count: gridH)
                 Self.box(downward + cx * 4, from: midY.lowerBound, step: nw * 4, into: blurred + cx * 4,
-                         from: needY.lowerBound, step: nw * 4, over: needY, half: box.second, count: gridH)
+                         from: needY.lowerBound, step: nw * 4, over: outY, half: b2, count: gridH)
             }
             let target = slot < n ? behind : front
-            for i in 0..<(nh * nw) {
-                let (q, t) = (blurred + i * 4, target + i * 4)
-                let a = Float(q[3]) * scale, keep = 1 - a
-                t[0] = Float(q[0]) * scale + keep * t[0]; t[1] = Float(q[1]) * scale + keep * t[1]
-                t[2] = Float(q[2]) * scale + keep * t[2]; t[3] = a + keep * t[3]
+            for gy in outY {
+                for gx in outX {
+                    let i = ((gy - needY.lowerBound) * nw + gx - needX.lowerBound) * 4
+                    let (q, t) = (blurred + i, target + i)
+                    let a = Float(q[3]) * scale, keep = 1 - a
+                    t[0] = Float(q[0]) * scale + keep * t[0]; t[1] = Float(q[1]) * scale + keep * t[1]
+                    t[2] = Float(q[2]) * scale + keep * t[2]; t[3] = a + keep * t[3]
+                }
             }
         }
 
         // 3. Per pixel: behind layers, the sharp layer, the front layers; divided by the coverage.
-        let taps = columns.map { Self.bilinear(offset + $0, cell: c, count: gridW) }
+        // Each column's two cells (as offsets into a row of the planes) and weight toward the second.
+        let taps = columns.map { x in
+            let (c0, c1, f) = Self.bilinear(offset + x, cell: c, count: gridW)
+            return (Int32((c0 - needX.lowerBound) * 4), Int32((c1 - needX.lowerBound) * 4), f)
+        }
         let grainColumns = UnsafeMutablePointer<Float>.allocate(capacity: columns.count + 1)
-        defer { grainColumns.deallocate() }
+        let (behindRow, frontRow) = (UnsafeMutablePointer<Float>.allocate(capacity: nw * 4), UnsafeMutablePointer<Float>.allocate(capacity: nw * 4))
+        defer { grainColumns.deallocate(); behindRow.deallocate(); frontRow.deallocate() }
+        taps.withUnsafeBufferPointer { taps in
         for y in rows {
             let (source, target) = (input.row(y), output(y))
-            moveRow(to: y)
+            moveRow(to: Float(y) + 0.5)
             DepthBlurGrain.columnSums(y: y, x: offset + columns.lowerBound, count: columns.count + 1, into: grainColumns)
             let (cy0, cy1, fy) = Self.bilinear(y, cell: c, count: gridH)
-            let (r0, r1) = ((cy0 - needY.lowerBound) * nw, (cy1 - needY.lowerBound) * nw)
+            let (r0, r1) = ((cy0 - needY.lowerBound) * nw * 4, (cy1 - needY.lowerBound) * nw * 4)
+            // The planes' two cell rows blended down once per row: a pixel then blends across only.
+            for (plane, blended) in [(behind, behindRow), (front, frontRow)] {
+                for k in 0..<(nw * 4) { blended[k] = plane[r0 + k] + (plane[r1 + k] - plane[r0 + k]) * fy }
+            }
             for x in columns {
                 let (p, o) = (source + x * 3, target + x * 3)
-                let m = lookup.membership(x: offset + x, y: y, row: row, last: depthW - 1)
-                let (cx0, cx1, fx) = taps[x - columns.lowerBound]
-                let (i00, i01) = ((r0 + cx0 - needX.lowerBound) * 4, (r0 + cx1 - needX.lowerBound) * 4)
-                let (i10, i11) = ((r1 + cx0 - needX.lowerBound) * 4, (r1 + cx1 - needX.lowerBound) * 4)
-                @inline(__always) func read(_ plane: UnsafeMutablePointer<Float>, _ k: Int) -> Float {
-                    let top = plane[i00 + k] + (plane[i01 + k] - plane[i00 + k]) * fx
-                    let bottom = plane[i10 + k] + (plane[i11 + k] - plane[i10 + k]) * fx
-                    return top + (bottom - top) * fy
+                let m = lookup.share(x: offset + x, y: y, row: row, last: depthW - 1)
+                let j = x - columns.lowerBound
+                let (cx0, cx1, fx) = taps[j]
+                // A plane's light and coverage at the pixel, the four channels at once.
+                @inline(__always) func read(_ row: UnsafeMutablePointer<Float>) -> SIMD4<Float> {
+                    let (left, right) = (UnsafeRawPointer(row + Int(cx0)).loadUnaligned(as: SIMD4<Float>.self),
+                                         UnsafeRawPointer(row + Int(cx1)).loadUnaligned(as: SIMD4<Float>.self))
+                    return left + (right - left) * fx
                 }
-                let frontCover = read(front, 3)
-                if m.sharp >= 1, frontCover <= 0 {
+                let inFront = hasFront ? read(frontRow) : .zero
+                if m.sharp >= 1, inFront[3] <= 0 {
                     o[0] = p[0]; o[1] = p[1]; o[2] = p[2]
                     continue
                 }
-                let s = (linear(p[0]), linear(p[1]), linear(p[2]))
-                let (sharp, blur) = (m.sharp, 1 - m.sharp)
-                let keep = 1 - frontCover
-                var cover = sharp + blur * read(behind, 3)
-                var r = sharp * s.0 + blur * read(behind, 0)
-                var g = sharp * s.1 + blur * read(behind, 1)
-                var b = sharp * s.2 + blur * read(behind, 2)
-                r = read(front, 0) + keep * r; g = read(front, 1) + keep * g; b = read(front, 2) + keep * b
-                cover = frontCover + keep * cover
-                if cover > 1e-5 { (r, g, b) = (r / cover, g / cover, b / cover) } else { (r, g, b) = s }
-                let amount = blur * min(1, max(0, (abs(m.radius) - Float(law.pixelScale)) / Float(law.pixelScale)))
-                let j = x - columns.lowerBound
-                let grain = amount > 0 ? (grainColumns[j] + grainColumns[j + 1]) * 0.5 * amount : 0
+                let s = SIMD4<Float>(linear(p[0]), linear(p[1]), linear(p[2]), 1)
+                // Light and coverage (the 4th channel): the sharp share over the behind layers,
+                // then the front layers over both; divided by the coverage reached.
+                var sum = m.sharp * s + (1 - m.sharp) * (hasBehind ? read(behindRow) : .zero)
+                sum = inFront + (1 - inFront[3]) * sum
+                let colour = sum[3] > 1e-5 ? sum * (1 / sum[3]) : s
+                let grain = m.grain > 0 ? (grainColumns[j] + grainColumns[j + 1]) * 0.5 * m.grain : 0
+                let (r, g, b) = (colour[0], colour[1], colour[2])
+                guard grain != 0 else {
+                    if space == .linear { o[0] = r; o[1] = g; o[2] = b } else {
+                        o[0] = SRGBTransfer.encode(r); o[1] = SRGBTransfer.encode(g); o[2] = SRGBTransfer.encode(b)
+                    }
+                    continue
+                }
+                let luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
                 if space == .linear {
-                    let level = DepthBlurGrain.sigma(luminance: 0.2126 * r + 0.7152 * g + 0.0722 * b) * grain
-                    o[0] = r + level * DepthBlurGrain.slope(r); o[1] = g + level * DepthBlurGrain.slope(g)
-                    o[2] = b + level * DepthBlurGrain.slope(b)
+                    // One square root for the three slopes and σ: √r, √g, √b, √Y.
+                    var v = SIMD4(r, g, b, luminance)
+                    v.replace(with: 0, where: v .< 0)
+                    let roots = v.squareRoot()
+                    let grained = colour + DepthBlurGrain.sigma(root: roots[3]) * grain * DepthBlurGrain.slope(roots: roots)
+                    o[0] = grained[0]; o[1] = grained[1]; o[2] = grained[2]
                 } else {
-                    let level = DepthBlurGrain.sigma(luminance: 0.2126 * r + 0.7152 * g + 0.0722 * b) * grain
+                    let level = DepthBlurGrain.sigma(luminance: luminance) * grain
                     o[0] = SRGBTransfer.encode(r) + level; o[1] = SRGBTransfer.encode(g) + level
                     o[2] = SRGBTransfer.encode(b) + level
                 }
             }
+        }
         }
     }
 

@@ -186,22 +186,30 @@ package struct Renderer: Sendable {
     }
 
     /// Runs `body` with `original`'s pixels: a JPEG's bytes or file, a HEIC opened for a decode
-    /// by tiles, or a HEIC decoded once, whole — for a libheif without the tile API, and when
-    /// `depth` asks for the HEIC's depth image (read from the same open file, beside the whole
-    /// decode: `DepthEffect` blurs by it). `depth`, when given, is handed the depth image (or nil)
-    /// before `body` runs; a JPEG has none.
+    /// by tiles, or a HEIC decoded once, whole — for a libheif without the tile API. `depth`, when
+    /// given, is handed the HEIC's depth image (or nil) before `body` runs, read from the same open
+    /// file (`DepthEffect` blurs by it); a JPEG has none. A portrait keeps the decode by tiles: the
+    /// depth image is a separate item, and decoding the whole primary image first for it cost the
+    /// tiles' overlap of decode and render and a whole raster of memory.
     func withPixels<T>(of original: OriginalImage, depth: ((DepthMap?) -> Void)? = nil,
                                _ body: (Pixels) throws -> T) throws -> T {
         switch original {
         case .jpeg(let source): depth?(nil); return try body(.jpeg(source))
         case .heic(let source, _):
-            if heicByTile, depth == nil {
+            if heicByTile {
                 let tiles = if let bytes = source.inMemory {
                     try heicDecoder.openTiles(bytes)
                 } else {
                     try heicDecoder.openTiles(file: try source.reopen()!)
                 }
-                if let tiles { return try body(.tiles(tiles)) }
+                if let tiles {
+                    if let depth {
+                        depth(HEICDecoder.depthMap(tiles.file.handle))
+                        // A read that failed while libheif read the depth item is the file's failure.
+                        if let failure = tiles.input?.readFailure { throw failure }
+                    }
+                    return try body(.tiles(tiles))
+                }
             }
             let result: Result<T, any Error>
             if let bytes = source.inMemory {
