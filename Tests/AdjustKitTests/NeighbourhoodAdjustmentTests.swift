@@ -314,10 +314,9 @@ final class NeighbourhoodAdjustmentTests: XCTestCase {
         let heif = try HEIFFile(bytes, maxSide: 16_384)
         let depth = try XCTUnwrap(withExtendedLifetime(heif) { HEICDecoder.depthMap(heif.handle) })
         XCTAssertGreaterThan(depth.size.pixelCount, 10_000)
-        var options = ColourOptions()
-        options.depthMap = depth
-        let renderer = Renderer(colour: options)
-        let program = try ColourProgram(chain: full.plan.rescaledChain, options: options)
+        let renderer = Renderer()
+        let program = try ColourProgram(chain: full.plan.rescaledChain, options: ColourOptions(),
+                                        inputs: PhotoInputs(depthMap: depth))
         XCTAssertEqual(program.neighbourhoodRadius, full.plan.neighbourhoodRadius)
         let reference = try renderer.renderReference(full.plan, original: full.original, program: program)
         XCTAssertTrue(reference.image == a.image, "streamed = reference")

@@ -3,6 +3,15 @@
 protocol ColourFilter: EditFilter {
     /// The kernel for these values under `options`, and what the user should be told about it.
     func colourStage(options: ColourOptions) throws(RenderError) -> ColourStage
+    /// The same for a photo whose own `inputs` the step reads (a portrait's depth image); by
+    /// default the step reads none.
+    func colourStage(options: ColourOptions, inputs: PhotoInputs) throws(RenderError) -> ColourStage
+}
+
+extension ColourFilter {
+    func colourStage(options: ColourOptions, inputs: PhotoInputs) throws(RenderError) -> ColourStage {
+        try colourStage(options: options)
+    }
 }
 
 /// A colour filter whose kernel reads each pixel's neighbourhood (`ColourStage.Kernel.neighbourhood`).

@@ -8,9 +8,6 @@ package struct ColourOptions: Sendable {
     package var modernEffectCubes: [ModernPhotoEffect: ColourCube]
     /// Render past `aas:Filters` names this version does not know (with a warning) instead of failing.
     package var skipUnknownFilters: Bool
-    /// The photo's depth or disparity image, for a portrait's `DepthEffect`; set by the renderer
-    /// from a HEIC that has one (nil otherwise: the effect is then left out, with a warning).
-    package var depthMap: DepthMap?
 
     /// Defaults: linear working space, built-in effect approximations, unknown filters refused.
     package init(workingSpace: WorkingSpace = .linear, effectCubes: [PhotoEffect: ColourCube] = [:],

@@ -24,7 +24,9 @@ struct ColourProgram: Sendable {
     /// Steps left out on request (unknown filters under `skipUnknownFilters`).
     let skipped: [String]
 
-    init(chain: EditChain, options: ColourOptions) throws(RenderError) {
+    /// The program for `chain` under the user's `options`, on a photo whose own `inputs` (its
+    /// depth image) some steps read.
+    init(chain: EditChain, options: ColourOptions, inputs: PhotoInputs = PhotoInputs()) throws(RenderError) {
         space = options.workingSpace
         var region: [any RegionKernel] = [], stored: [any PixelKernel] = [], output: [any PixelKernel] = []
         var positional: [any PositionalKernel] = [], tail: [StoredStep] = [], stages: [NeighbourhoodStep] = []
@@ -33,7 +35,7 @@ struct ColourProgram: Sendable {
         // GeometryFilter to compile (`EditFilter.renderedBy`), so none is skipped here.
         for case let filter as any ColourFilter in chain.filters {
             let stage: ColourStage
-            do { stage = try filter.colourStage(options: options) } catch RenderError.unsupportedAdjustments(let names) {
+            do { stage = try filter.colourStage(options: options, inputs: inputs) } catch RenderError.unsupportedAdjustments(let names) {
                 unsupported += names   // all of them named in one message
                 continue
             }

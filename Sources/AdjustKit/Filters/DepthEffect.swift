@@ -70,8 +70,11 @@ extension DepthEffect: NeighbourhoodFilter, AAEAdjustmentFilter {
         return DepthEffect(aperture: aperture, focusRect: rect)
     }
 
-    func colourStage(options: ColourOptions) -> ColourStage {
-        guard let depth = options.depthMap, let decodedSize, let law, neighbourhoodRadius > 0 else {
+    /// Without the photo's depth image: left out, with a note.
+    func colourStage(options: ColourOptions) -> ColourStage { colourStage(options: options, inputs: PhotoInputs()) }
+
+    func colourStage(options: ColourOptions, inputs: PhotoInputs) -> ColourStage {
+        guard let depth = inputs.depthMap, let decodedSize, let law, neighbourhoodRadius > 0 else {
             return ColourStage(kernel: nil, approximation: nil,
                                skipped: "DepthEffect left out: the photo has no depth image, so the background is not blurred")
         }

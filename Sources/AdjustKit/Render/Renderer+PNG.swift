@@ -14,8 +14,7 @@ extension Renderer {
     /// row: the raster is rendered unoriented, then its rows are written oriented.
     func renderPNG(_ plan: RenderPlan, original: OriginalImage,
                    open: (_ hasAlpha: Bool) throws -> PNGRowWriter) throws -> EncodedRendering {
-        let program = try ColourProgram(chain: plan.rescaledChain, options: colour)
-        return try withPixels(of: original, plan: plan, program: program) { pixels, program in
+        try withPixels(of: original, plan: plan) { pixels, program in
             try renderPNG(plan, pixels: pixels, program: program, open: open)
         }
     }

@@ -156,23 +156,25 @@ package struct Renderer: Sendable {
     /// `HEICError`, or a `FileError` when the file cannot be read again or changed since its head
     /// was read.
     package func render(_ plan: RenderPlan, original: OriginalImage) throws -> Rendering {
-        let program = try ColourProgram(chain: plan.rescaledChain, options: colour)
-        return try withPixels(of: original, plan: plan, program: program) { pixels, program in
-            try render(plan, pixels: pixels, program: program)
-        }
+        try withPixels(of: original, plan: plan) { pixels, program in try render(plan, pixels: pixels, program: program) }
     }
 
-    /// `withPixels`, with `program` made again with the photo's depth image where the chain has a
-    /// `DepthEffect` and the photo (a HEIC) has one. (Internal, as `Pixels` and `run`, for the
-    /// PNG encoder's pass: Renderer+PNG.swift.)
-    func withPixels<T>(of original: OriginalImage, plan: RenderPlan, program: ColourProgram,
-                               _ body: (Pixels, ColourProgram) throws -> T) throws -> T {
-        guard plan.rescaledChain[DepthEffect.self] != nil else { return try withPixels(of: original) { try body($0, program) } }
-        var depth: DepthMap?
-        return try withPixels(of: original, depth: { depth = $0 }) { pixels in
-            var options = colour
-            options.depthMap = depth
-            return try body(pixels, depth == nil ? program : try ColourProgram(chain: plan.rescaledChain, options: options))
+    /// `withPixels`, with the plan's colour program, made once: with the photo's depth image
+    /// (`PhotoInputs`) where the chain has a `DepthEffect` and the photo (a HEIC) has one, read
+    /// from the open file before its pixels. The program is made before any pixel is decoded, so
+    /// an edit it refuses (an unknown filter, an unsupported adjustment) fails first — except a
+    /// portrait's on a libheif without the tile API, which decodes the whole image with its depth
+    /// image before the program can be made. (Internal, as `Pixels` and `run`, for the PNG
+    /// encoder's pass: Renderer+PNG.swift.)
+    func withPixels<T>(of original: OriginalImage, plan: RenderPlan,
+                       _ body: (Pixels, ColourProgram) throws -> T) throws -> T {
+        guard plan.rescaledChain[DepthEffect.self] != nil else {
+            let program = try ColourProgram(chain: plan.rescaledChain, options: colour)
+            return try withPixels(of: original) { try body($0, program) }
+        }
+        var inputs = PhotoInputs()
+        return try withPixels(of: original, depth: { inputs.depthMap = $0 }) { pixels in
+            try body(pixels, try ColourProgram(chain: plan.rescaledChain, options: colour, inputs: inputs))
         }
     }
 
@@ -295,8 +297,7 @@ package struct Renderer: Sendable {
     /// decoded whole first, then streamed through the same pass).
     package func renderEncoded(_ plan: RenderPlan, original: OriginalImage, format: ImageFormat,
                               quality: Int) throws -> EncodedRendering {
-        let program = try ColourProgram(chain: plan.rescaledChain, options: colour)
-        return try withPixels(of: original, plan: plan, program: program) { pixels, program in
+        try withPixels(of: original, plan: plan) { pixels, program in
             try renderEncoded(plan, pixels: pixels, program: program, format: format, quality: quality)
         }
     }
