@@ -357,3 +357,20 @@ final class ModernColourModelTests: XCTestCase {
         XCTAssertThrowsError(try read(["colorType": .number(7)]))
     }
 }
+
+/// The stages on one pixel (every lane the same), for the spec's test vectors.
+private extension SmartToneModel {
+    /// `local` on one pixel (every lane the same).
+    func local(_ r: inout Float, _ g: inout Float, _ b: inout Float, b0: Float, b1: Float) {
+        var (lr, lg, lb) = (Lanes(repeating: r), Lanes(repeating: g), Lanes(repeating: b))
+        local(&lr, &lg, &lb, b0: Lanes(repeating: b0), b1: Lanes(repeating: b1))
+        (r, g, b) = (lr[0], lg[0], lb[0])
+    }
+
+    /// `global` on one pixel (every lane the same).
+    func global(_ r: inout Float, _ g: inout Float, _ b: inout Float) {
+        var (lr, lg, lb) = (Lanes(repeating: r), Lanes(repeating: g), Lanes(repeating: b))
+        global(&lr, &lg, &lb)
+        (r, g, b) = (lr[0], lg[0], lb[0])
+    }
+}

@@ -260,13 +260,10 @@ private struct SmartToneKernel: StoredPositionalKernel {
                     }
                 }
             }
-            // `SmoothedLightMap.knot` of each pixel's centre, a group at a time, in the same float steps.
-            let (width, lanes) = (Float(imageSize.width), Lanes(0, 1, 2, 3))
             RGBLanes.forEachGroup(row: row, count: count) { r, g, b, start in
-                let p = ((Float(x0 + start) + lanes + 0.5) / width).clamped01 * Float(k - 1)
                 var (b0, b1) = (Lanes(), Lanes())
                 for lane in 0..<Lanes.scalarCount {
-                    let j = min(Int(p[lane]), k - 2), fx = p[lane] - Float(j)
+                    let (j, fx) = SmoothedLightMap.knot(Self.centre(x0 + start + lane, of: imageSize.width))
                     b0[lane] = column[j * 2] + fx * (column[j * 2 + 2] - column[j * 2])
                     b1[lane] = column[j * 2 + 1] + fx * (column[j * 2 + 3] - column[j * 2 + 1])
                 }

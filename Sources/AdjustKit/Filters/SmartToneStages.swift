@@ -201,19 +201,3 @@ struct SmartToneModel: Sendable {
         return n * n
     }
 }
-
-extension SmartToneModel {
-    /// `local` on one pixel (every lane the same).
-    func local(_ r: inout Float, _ g: inout Float, _ b: inout Float, b0: Float, b1: Float) {
-        var (lr, lg, lb) = (Lanes(repeating: r), Lanes(repeating: g), Lanes(repeating: b))
-        local(&lr, &lg, &lb, b0: Lanes(repeating: b0), b1: Lanes(repeating: b1))
-        (r, g, b) = (lr[0], lg[0], lb[0])
-    }
-
-    /// `global` on one pixel (every lane the same).
-    func global(_ r: inout Float, _ g: inout Float, _ b: inout Float) {
-        var (lr, lg, lb) = (Lanes(repeating: r), Lanes(repeating: g), Lanes(repeating: b))
-        global(&lr, &lg, &lb)
-        (r, g, b) = (lr[0], lg[0], lb[0])
-    }
-}
