@@ -360,17 +360,23 @@ final class ModernColourModelTests: XCTestCase {
 
 /// The stages on one pixel (every lane the same), for the spec's test vectors.
 private extension SmartToneModel {
-    /// `local` on one pixel (every lane the same).
+    /// `local` on one pixel, a chunk of one group.
     func local(_ r: inout Float, _ g: inout Float, _ b: inout Float, b0: Float, b1: Float) {
-        var (lr, lg, lb) = (Lanes(repeating: r), Lanes(repeating: g), Lanes(repeating: b))
-        local(&lr, &lg, &lb, b0: Lanes(repeating: b0), b1: Lanes(repeating: b1))
-        (r, g, b) = (lr[0], lg[0], lb[0])
+        var planes = [Lanes(repeating: r), Lanes(repeating: g), Lanes(repeating: b), Lanes(repeating: b0), Lanes(repeating: b1)]
+        planes.withUnsafeMutableBufferPointer { p in
+            let base = p.baseAddress!
+            local(RGBPlanes(r: base, g: base + 1, b: base + 2, groups: 1), b0: base + 3, b1: base + 4)
+        }
+        (r, g, b) = (planes[0][0], planes[1][0], planes[2][0])
     }
 
-    /// `global` on one pixel (every lane the same).
+    /// `global` on one pixel, a chunk of one group.
     func global(_ r: inout Float, _ g: inout Float, _ b: inout Float) {
-        var (lr, lg, lb) = (Lanes(repeating: r), Lanes(repeating: g), Lanes(repeating: b))
-        global(&lr, &lg, &lb)
-        (r, g, b) = (lr[0], lg[0], lb[0])
+        var planes = [Lanes(repeating: r), Lanes(repeating: g), Lanes(repeating: b)]
+        planes.withUnsafeMutableBufferPointer { p in
+            let base = p.baseAddress!
+            global(RGBPlanes(r: base, g: base + 1, b: base + 2, groups: 1))
+        }
+        (r, g, b) = (planes[0][0], planes[1][0], planes[2][0])
     }
 }

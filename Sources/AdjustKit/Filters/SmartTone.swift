@@ -167,6 +167,15 @@ struct SmoothedLightMap: Sendable {
         }
     }
 
+    /// `knot` on four coordinates at once, the same arithmetic lane by lane.
+    @inline(__always)
+    static func knot(_ t: Lanes) -> (LaneBits, Lanes) {
+        let p = Lanes.minimum(Lanes.maximum(t, .zero), Lanes(repeating: 1)) * Float(knots - 1)
+        let truncated = LaneMath.truncate(p), cap = LaneBits(repeating: Int32(knots - 2))
+        let i = truncated.replacing(with: cap, where: truncated .> cap)
+        return (i, p - LaneMath.float(i))
+    }
+
     /// Knot index and fraction for a normalized coordinate t ∈ (0, 1).
     @inline(__always)
     static func knot(_ t: Float) -> (Int, Float) {
@@ -225,26 +234,30 @@ extension SmartTone: ColourFilter, AAEAdjustmentFilter {
     }
 }
 
-/// SmartTone with its light map: position-dependent, run per pixel in the stored frame, a group
-/// of pixels at a time (`Lanes`).
+/// SmartTone with its light map: position-dependent, run per pixel in the stored frame, a chunk
+/// of a row at a time (`RGBPlanes`), each stage a loop over the chunk.
 private struct SmartToneKernel: StoredPositionalKernel {
     let model: SmartToneModel
     let map: SmoothedLightMap
     let space: WorkingSpace
 
-    @inline(__always)
-    private func run(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes, b0: Lanes, b1: Lanes) {
-        var (lr, lg, lb) = (space.linear(r), space.linear(g), space.linear(b))
-        model.local(&lr, &lg, &lb, b0: b0, b1: b1)
-        model.global(&lr, &lg, &lb)
-        (r, g, b) = (space.working(fromLinear: lr), space.working(fromLinear: lg), space.working(fromLinear: lb))
-    }
-
     func apply(_ r: inout Float, _ g: inout Float, _ b: inout Float, u: Float, v: Float) {
         let (b0, b1) = map.planes(u: u, v: v)
-        var (lr, lg, lb) = (Lanes(repeating: r), Lanes(repeating: g), Lanes(repeating: b))
-        run(&lr, &lg, &lb, b0: Lanes(repeating: b0), b1: Lanes(repeating: b1))
-        (r, g, b) = (lr[0], lg[0], lb[0])
+        withUnsafeTemporaryAllocation(of: Lanes.self, capacity: 5) { s in
+            let p = s.baseAddress!
+            (p[0], p[1], p[2]) = (Lanes(repeating: r), Lanes(repeating: g), Lanes(repeating: b))
+            (p[3], p[4]) = (Lanes(repeating: b0), Lanes(repeating: b1))
+            run(RGBPlanes(r: p, g: p + 1, b: p + 2, groups: 1), b0: p + 3, b1: p + 4)
+            (r, g, b) = (p[0][0], p[1][0], p[2][0])
+        }
+    }
+
+    /// The stages on a chunk whose map planes are `b0` and `b1`.
+    private func run(_ chunk: RGBPlanes, b0: UnsafePointer<Lanes>, b1: UnsafePointer<Lanes>) {
+        space.toLinear(chunk)
+        model.local(chunk, b0: b0, b1: b1)
+        model.global(chunk)
+        space.fromLinear(chunk)
     }
 
     /// The same arithmetic as `apply(_:_:_:u:v:)`, each knot column's vertical blend made once a row.
@@ -260,28 +273,51 @@ private struct SmartToneKernel: StoredPositionalKernel {
                     }
                 }
             }
-            RGBLanes.forEachGroup(row: row, count: count) { r, g, b, start in
-                var (b0, b1) = (Lanes(), Lanes())
-                for lane in 0..<Lanes.scalarCount {
-                    let (j, fx) = SmoothedLightMap.knot(Self.centre(x0 + start + lane, of: imageSize.width))
-                    b0[lane] = column[j * 2] + fx * (column[j * 2 + 2] - column[j * 2])
-                    b1[lane] = column[j * 2 + 1] + fx * (column[j * 2 + 3] - column[j * 2 + 1])
+            withUnsafeTemporaryAllocation(of: Lanes.self, capacity: 2 * RGBLanes.chunkGroups) { planes in
+                let (b0, b1) = (planes.baseAddress!, planes.baseAddress! + RGBLanes.chunkGroups)
+                RGBLanes.forEachChunk(row: row, count: count) { chunk, start in
+                    // The knot and fraction of each lane's column, four at a time; the blends
+                    // are `planes(u:v:)`'s, lane by lane.
+                    let last = Float(x0 + count - 1), width = Float(imageSize.width)
+                    for group in 0..<chunk.groups {
+                        let x = Lanes.minimum(Lanes(repeating: Float(x0 + start + group * Lanes.scalarCount)) + Lanes(0, 1, 2, 3),
+                                              Lanes(repeating: last))
+                        let (j, fx) = SmoothedLightMap.knot((x + 0.5) / width)
+                        var (a0, c0, a1, c1) = (Lanes(), Lanes(), Lanes(), Lanes())
+                        for lane in 0..<Lanes.scalarCount {
+                            let at = column.baseAddress! + Int(j[lane]) * 2
+                            (a0[lane], a1[lane], c0[lane], c1[lane]) = (at[0], at[1], at[2], at[3])
+                        }
+                        (b0[group], b1[group]) = (a0 + fx * (c0 - a0), a1 + fx * (c1 - a1))
+                    }
+                    run(chunk, b0: b0, b1: b1)
                 }
-                run(&r, &g, &b, b0: b0, b1: b1)
             }
         }
     }
 }
 
 /// SmartTone without a light map: stages 2 and 3 only, per colour.
-private struct SmartToneGlobalKernel: LaneKernel {
+private struct SmartToneGlobalKernel: PixelKernel {
     let model: SmartToneModel
     let space: WorkingSpace
 
-    @inline(__always)
-    func apply(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes) {
-        var (lr, lg, lb) = (space.linear(r), space.linear(g), space.linear(b))
-        model.global(&lr, &lg, &lb)
-        (r, g, b) = (space.working(fromLinear: lr), space.working(fromLinear: lg), space.working(fromLinear: lb))
+    func apply(_ r: inout Float, _ g: inout Float, _ b: inout Float) {
+        withUnsafeTemporaryAllocation(of: Lanes.self, capacity: 3) { s in
+            let p = s.baseAddress!
+            (p[0], p[1], p[2]) = (Lanes(repeating: r), Lanes(repeating: g), Lanes(repeating: b))
+            run(RGBPlanes(r: p, g: p + 1, b: p + 2, groups: 1))
+            (r, g, b) = (p[0][0], p[1][0], p[2][0])
+        }
+    }
+
+    func apply(row: UnsafeMutablePointer<Float>, count: Int) {
+        RGBLanes.forEachChunk(row: row, count: count) { chunk, _ in run(chunk) }
+    }
+
+    private func run(_ chunk: RGBPlanes) {
+        space.toLinear(chunk)
+        model.global(chunk)
+        space.fromLinear(chunk)
     }
 }

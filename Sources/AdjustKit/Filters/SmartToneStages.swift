@@ -63,71 +63,101 @@ struct SmartToneModel: Sendable {
         }
     }
 
-    /// Local light and smart shadows, with the map's planes (b0, b1) at each pixel.
-    @inline(__always)
-    func local(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes, b0: Lanes, b1: Lanes) {
-        let v = 3.4 * b0 - 1.2
-        if localLight != 0 {
-            // §7.5: y from the stage's input; the map's curve, then a local contrast about
-            // P = max(b1, ½) in the square-root domain, its luma part mixed in at 0.8.
-            var c = Clamped(r, g, b)
-            do {
-                let (r, g, b) = (c.r, c.g, c.b)
-                let y = ((r + g + b) * (1 / 3)).squareRoot()
-                // x − k·x(1 − x) is monotone on [0, 1] exactly when |k| ≤ 1: the guard.
-                let s = localLight * v, positive = s .> 0
-                let k = (s * Lanes(repeating: 1.75).replacing(with: 1.5, where: positive))
-                    .clamped(-1, 1)
-                let kb = (s * Lanes(repeating: 1.55).replacing(with: 1.5, where: positive))
-                    .clamped(-1, 1)
-                let qr = (r - k * r * (1 - r)).clamped01.squareRoot()
-                let qg = (g - k * g * (1 - g)).clamped01.squareRoot()
-                let qb = (b - kb * b * (1 - b)).clamped01.squareRoot()
-                let a = min(localLight, 0.5) * y * (1 - y), pivot = Lanes.maximum(b1, Lanes(repeating: 0.5))
-                let shared = 0.8 * a * (0.299 * qr + 0.587 * qg + 0.114 * qb - pivot) - 0.2 * a * pivot
-                let own = 1 + 0.2 * a
-                (c.r, c.g, c.b) = (Self.localOut(qr, own, shared), Self.localOut(qg, own, shared),
-                                   Self.localOut(qb, own, shared))
-            }
-            c.restore(&r, &g, &b)
-        }
+    /// Local light and smart shadows on a chunk, with the map's planes (b0, b1) at each group.
+    func local(_ chunk: RGBPlanes, b0: UnsafePointer<Lanes>, b1: UnsafePointer<Lanes>) {
+        if localLight != 0 { Self.run(LocalLight(model: self, b0: b0, b1: b1), on: chunk) }
         // §7.1: only a positive shadows total reaches the map-guided lift; a negative one is a
         // plain shadow adjustment that is not modelled.
-        if smartShadows > 0 {
-            var c = Clamped(r, g, b)
-            do {
-                let d = (v * v).replacing(with: 0, where: v .>= 0)
-                let gainRG = smartShadows * (2.75 * d + 0.1), gainB = smartShadows * (2.5 * d + 0.1)
-                (c.r, c.g, c.b) = (Self.shadowLift(c.r, gainRG), Self.shadowLift(c.g, gainRG), Self.shadowLift(c.b, gainB))
-            }
+        if smartShadows > 0 { Self.run(ShadowLift(model: self, b0: b0), on: chunk) }
+    }
+
+    /// High-key, levels, highlights and contrast on a chunk.
+    func global(_ chunk: RGBPlanes) {
+        if brightness != 0 { Self.run(HighKey(model: self), on: chunk) }
+        if levels { Self.run(Levels(model: self), on: chunk) }
+        if highlights { Self.run(Highlights(model: self), on: chunk) }
+        if contrast != 0 { Self.run(Contrast(model: self), on: chunk) }
+    }
+
+    /// One stage, on a group's values clamped to [0, 1] (`run` adds the rest back).
+    private protocol Stage {
+        func apply(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes, group: Int)
+    }
+
+    /// `stage` on every group of `chunk`: a loop of its own for each stage (generic, so that each
+    /// gets its own copy with the stage inlined; see `RGBPlanes`).
+    @inline(never)
+    private static func run<S: Stage>(_ stage: S, on chunk: RGBPlanes) {
+        for i in 0..<chunk.groups {
+            var c = Clamped(chunk.r[i], chunk.g[i], chunk.b[i])
+            stage.apply(&c.r, &c.g, &c.b, group: i)
+            var (r, g, b) = (Lanes(), Lanes(), Lanes())
             c.restore(&r, &g, &b)
+            (chunk.r[i], chunk.g[i], chunk.b[i]) = (r, g, b)
         }
     }
 
-    /// High-key, levels, highlights and contrast.
-    @inline(__always)
-    func global(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes) {
-        if brightness != 0 {
-            var c = Clamped(r, g, b)
-            highKey(&c.r, &c.g, &c.b)
-            c.restore(&r, &g, &b)
+    /// §7.5: y from the stage's input; the map's curve, then a local contrast about
+    /// P = max(b1, ½) in the square-root domain, its luma part mixed in at 0.8.
+    private struct LocalLight: Stage {
+        let model: SmartToneModel, b0: UnsafePointer<Lanes>, b1: UnsafePointer<Lanes>
+        @inline(__always)
+        func apply(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes, group: Int) {
+            let localLight = model.localLight, v = 3.4 * b0[group] - 1.2
+            let y = ((r + g + b) * (1 / 3)).squareRoot()
+            // x − k·x(1 − x) is monotone on [0, 1] exactly when |k| ≤ 1: the guard.
+            let s = localLight * v, positive = s .> 0
+            let k = (s * Lanes(repeating: 1.75).replacing(with: 1.5, where: positive)).clamped(-1, 1)
+            let kb = (s * Lanes(repeating: 1.55).replacing(with: 1.5, where: positive)).clamped(-1, 1)
+            let qr = (r - k * r * (1 - r)).clamped01.squareRoot()
+            let qg = (g - k * g * (1 - g)).clamped01.squareRoot()
+            let qb = (b - kb * b * (1 - b)).clamped01.squareRoot()
+            let a = min(localLight, 0.5) * y * (1 - y), pivot = Lanes.maximum(b1[group], Lanes(repeating: 0.5))
+            let shared = 0.8 * a * (0.299 * qr + 0.587 * qg + 0.114 * qb - pivot) - 0.2 * a * pivot
+            let own = 1 + 0.2 * a
+            (r, g, b) = (SmartToneModel.localOut(qr, own, shared), SmartToneModel.localOut(qg, own, shared),
+                         SmartToneModel.localOut(qb, own, shared))
         }
-        if levels {
-            var c = Clamped(r, g, b)
-            (c.r, c.g, c.b) = ((c.r - blackOffset) * exposureScale, (c.g - blackOffset) * exposureScale,
-                               (c.b - blackOffset) * exposureScale)
-            c.restore(&r, &g, &b)
+    }
+
+    /// §7.1: the map-guided lift of the shadows.
+    private struct ShadowLift: Stage {
+        let model: SmartToneModel, b0: UnsafePointer<Lanes>
+        @inline(__always)
+        func apply(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes, group: Int) {
+            let smartShadows = model.smartShadows, v = 3.4 * b0[group] - 1.2
+            let d = (v * v).replacing(with: 0, where: v .>= 0)
+            let gainRG = smartShadows * (2.75 * d + 0.1), gainB = smartShadows * (2.5 * d + 0.1)
+            (r, g, b) = (SmartToneModel.shadowLift(r, gainRG), SmartToneModel.shadowLift(g, gainRG),
+                         SmartToneModel.shadowLift(b, gainB))
         }
-        if highlights {
-            var c = Clamped(r, g, b)
-            highlight(&c.r, &c.g, &c.b)
-            c.restore(&r, &g, &b)
+    }
+
+    private struct HighKey: Stage {
+        let model: SmartToneModel
+        @inline(__always)
+        func apply(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes, group: Int) { model.highKey(&r, &g, &b) }
+    }
+
+    private struct Levels: Stage {
+        let model: SmartToneModel
+        @inline(__always)
+        func apply(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes, group: Int) {
+            let (black, scale) = (model.blackOffset, model.exposureScale)
+            (r, g, b) = ((r - black) * scale, (g - black) * scale, (b - black) * scale)
         }
-        if contrast != 0 {
-            var c = Clamped(r, g, b)
-            contrastStage(&c.r, &c.g, &c.b)
-            c.restore(&r, &g, &b)
-        }
+    }
+
+    private struct Highlights: Stage {
+        let model: SmartToneModel
+        @inline(__always)
+        func apply(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes, group: Int) { model.highlight(&r, &g, &b) }
+    }
+
+    private struct Contrast: Stage {
+        let model: SmartToneModel
+        @inline(__always)
+        func apply(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes, group: Int) { model.contrastStage(&r, &g, &b) }
     }
 
     /// §7.2: toward the circle √(1 − (x − 1)²), each channel scaled with the pixel's mean, by √m
