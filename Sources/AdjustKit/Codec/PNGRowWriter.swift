@@ -96,19 +96,20 @@ extension PNGRowWriter {
         return writer
     }
 
-    /// Writes every row of `raster` as EXIF `orientation` shows it (`size` must be the oriented
-    /// size), a band at a time (`RGBA8Image.forEachOrientedBand`), dropping alpha for an RGB writer.
-    func write(_ raster: RGBA8Image, orientation: Orientation) throws {
-        precondition(orientation.orientedSize(of: raster.size) == size && nextRow == 0, "raster \(raster.size) for \(size)")
+    /// Writes every row of `raster` (whose size must be the writer's), dropping alpha for an RGB
+    /// writer.
+    func write(_ raster: RGBA8Image) throws {
+        precondition(raster.size == size && nextRow == 0, "raster \(raster.size) for \(size)")
         let width = size.width
-        guard !hasAlpha else {
-            try raster.forEachOrientedBand(orientation) { rows, count in try write(rows: rows, stride: width * 4, count: count) }
-            return
-        }
-        let rgb = UnsafeMutablePointer<UInt8>.allocate(capacity: width * 3)
-        defer { rgb.deallocate() }
-        try raster.forEachOrientedBand(orientation) { rows, count in
-            for row in 0..<count {
+        try raster.pixels.withUnsafeBufferPointer { pixels in
+            let rows = pixels.baseAddress!
+            guard !hasAlpha else {
+                try write(rows: rows, stride: width * 4, count: size.height)
+                return
+            }
+            let rgb = UnsafeMutablePointer<UInt8>.allocate(capacity: width * 3)
+            defer { rgb.deallocate() }
+            for row in 0..<size.height {
                 let from = rows + row * width * 4
                 for i in 0..<width { rgb[i * 3] = from[i * 4]; rgb[i * 3 + 1] = from[i * 4 + 1]; rgb[i * 3 + 2] = from[i * 4 + 2] }
                 try write(rows: rgb, stride: width * 3, count: 1)
@@ -123,7 +124,7 @@ extension PNGRowWriter {
     static func encode(_ image: RGBA8Image, compression: PNGCompression) throws(EncodeError) -> [UInt8] {
         do {
             let writer = try inMemory(size: image.size, hasAlpha: !image.isOpaque, compression: compression)
-            try writer.write(image, orientation: .identity)
+            try writer.write(image)
             return try writer.finish()
         } catch let error as EncodeError {
             throw error

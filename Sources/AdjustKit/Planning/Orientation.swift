@@ -32,4 +32,19 @@ package enum Orientation: Int, Sendable, CaseIterable {
         case .rotate90CounterClockwise: return (w - 1 - y, x)
         }
     }
+
+    /// `sourcePixel`'s inverse: where pixel (u, v) of the unoriented `size` raster is shown.
+    func orientedPixel(u: Int, v: Int, unorientedSize size: PixelSize) -> (x: Int, y: Int) {
+        let (w, h) = (size.width, size.height)
+        switch self {
+        case .identity: return (u, v)
+        case .mirrorHorizontal: return (w - 1 - u, v)
+        case .rotate180: return (w - 1 - u, h - 1 - v)
+        case .mirrorVertical: return (u, h - 1 - v)
+        case .transpose: return (v, u)
+        case .rotate90Clockwise: return (h - 1 - v, u)
+        case .transverse: return (h - 1 - v, w - 1 - u)
+        case .rotate90CounterClockwise: return (v, w - 1 - u)
+        }
+    }
 }

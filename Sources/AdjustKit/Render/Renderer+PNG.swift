@@ -11,7 +11,7 @@ extension Renderer {
     /// should every pixel come out opaque after all, or one not (a plan that promised wrongly),
     /// the image is rendered again with the other colour type (`open` is then called again, and
     /// must start over). EXIF orientations other than 1 need the whole image before their first
-    /// row: the raster is rendered unoriented, then its rows are written oriented.
+    /// row: the raster is rendered whole, oriented as it renders, then its rows are written.
     func renderPNG(_ plan: RenderPlan, original: OriginalImage,
                    open: (_ hasAlpha: Bool) throws -> PNGRowWriter) throws -> EncodedRendering {
         try withPixels(of: original, plan: plan) { pixels, program in
@@ -22,10 +22,11 @@ extension Renderer {
     func renderPNG(_ plan: RenderPlan, pixels: Pixels, program: ColourProgram,
                    open: (_ hasAlpha: Bool) throws -> PNGRowWriter) throws -> EncodedRendering {
         guard plan.orientation == .identity else {
-            // The whole raster first, then its rows oriented: RGB when every pixel is opaque.
-            let rendering = try renderUnoriented(plan, pixels: pixels, program: program)
+            // The whole raster first (oriented as it renders), then its rows: RGB when every
+            // pixel is opaque.
+            let rendering = try render(plan, pixels: pixels, program: program)
             let writer = try open(!rendering.image.isOpaque)
-            try writer.write(rendering.image, orientation: plan.orientation)
+            try writer.write(rendering.image)
             var encoded = EncodedRendering(bytes: try writer.finish(), format: .png, size: plan.orientedSize,
                                            notes: rendering.notes)
             encoded.decodeMs = rendering.decodeMs

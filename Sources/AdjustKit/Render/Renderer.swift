@@ -259,21 +259,17 @@ package struct Renderer: Sendable {
         }
     }
 
-    private func render(_ plan: RenderPlan, pixels: Pixels, program: ColourProgram) throws -> Rendering {
-        var rendering = try renderUnoriented(plan, pixels: pixels, program: program)
-        rendering.image = rendering.image.oriented(plan.orientation)
-        return rendering
-    }
-
-    /// The rendering before the plan's orientation: the raster as the sampler makes it.
-    func renderUnoriented(_ plan: RenderPlan, pixels: Pixels, program: ColourProgram) throws -> Rendering {
-        var image = RGBA8Image(size: plan.outputSize)
+    /// The rendering in the plan's orientation: each row the sampler makes is placed where the
+    /// orientation shows it as it is made (`OrientedPlacement`), so a turned raster costs no pass
+    /// of its own after the render.
+    func render(_ plan: RenderPlan, pixels: Pixels, program: ColourProgram) throws -> Rendering {
+        var image = RGBA8Image(size: plan.orientedSize)
         var decoded: (warnings: [String], decodeSeconds: Double) = ([], 0)
-        let rowBytes = plan.outputSize.width * 4
         try image.pixels.withUnsafeMutableBufferPointer { raster in
-            let base = raster.baseAddress!
+            let placement = OrientedPlacement(orientation: plan.orientation, unorientedSize: plan.outputSize,
+                                              raster: raster.baseAddress!)
             decoded = try run(FusedRenderer(plan: plan, program: program, decoder: decoder), pixels: pixels) { j, row in
-                (base + j * rowBytes).update(from: row, count: rowBytes)
+                placement.place(row: j, row)
             }
         }
         var rendering = Rendering(image: image, workingSpace: program.space,
@@ -287,8 +283,8 @@ package struct Renderer: Sendable {
     /// Renders and encodes in one pass: for an upright JPEG or PNG the rows go to the encoder as
     /// they are made, so neither the source nor the output is ever whole in memory (a PNG at the
     /// default `PNGCompression`; the file's bytes are held, as the JPEG's are). EXIF orientations
-    /// other than 1 render the raster first and encode it from there a band of gathered rows at a
-    /// time (`RGBA8Image.forEachOrientedBand`), with no oriented copy.
+    /// other than 1 render the raster whole first, each row placed where the orientation shows it
+    /// as it is made (`OrientedPlacement`), and encode it from there.
     package func renderEncoded(_ plan: RenderPlan, jpeg: [UInt8], format: ImageFormat, quality: Int) throws -> EncodedRendering {
         try renderEncoded(plan, original: .jpeg(OriginalBytes(jpeg)), format: format, quality: quality)
     }
@@ -310,8 +306,7 @@ package struct Renderer: Sendable {
             }
         }
         guard plan.orientation == .identity else {
-            return try encodedOriented(renderUnoriented(plan, pixels: pixels, program: program), plan.orientation,
-                                       quality: quality)
+            return try encoded(render(plan, pixels: pixels, program: program), quality: quality)
         }
         let size = plan.outputSize
         let writer = try JPEGRowWriter(size: size, quality: quality)
@@ -330,21 +325,17 @@ package struct Renderer: Sendable {
         return rendering
     }
 
-    /// `rendering`'s raster shown in `orientation`, as a JPEG: the oriented rows gathered from the
-    /// raster a band at a time, composited and handed to the row encoder. The same bytes as orienting the raster
-    /// and encoding that, without holding the oriented copy and a whole RGB image beside it (a
-    /// 2048-px preview of an iPhone photo, orientation 6: 12 MB instead of about 44).
-    private func encodedOriented(_ rendering: Rendering, _ orientation: Orientation, quality: Int) throws -> EncodedRendering {
-        let raster = rendering.image
-        let size = orientation.orientedSize(of: raster.size)
+    /// `rendering`'s raster (already oriented) as a JPEG, a row at a time.
+    private func encoded(_ rendering: Rendering, quality: Int) throws -> EncodedRendering {
+        let raster = rendering.image, size = rendering.image.size
         let writer = try JPEGRowWriter(size: size, quality: quality)
         let rgb = UnsafeMutablePointer<UInt8>.allocate(capacity: size.width * 3)
         defer { rgb.deallocate() }
         let working = rendering.workingSpace.fromByte
-        try raster.forEachOrientedBand(orientation) { rows, count in
-            for row in 0..<count {
-                JPEGEncoder.compositeOverBlack(rows + row * size.width * 4, count: size.width, into: rgb, working: working,
-                                               space: rendering.workingSpace)
+        try raster.pixels.withUnsafeBufferPointer { rows in
+            for row in 0..<size.height {
+                JPEGEncoder.compositeOverBlack(rows.baseAddress! + row * size.width * 4, count: size.width, into: rgb,
+                                               working: working, space: rendering.workingSpace)
                 try writer.write(rows: rgb, stride: size.width * 3, count: 1)
             }
         }

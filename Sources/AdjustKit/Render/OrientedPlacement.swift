@@ -1,0 +1,72 @@
+/// Rows of the unoriented output placed into the raster EXIF orientation shows, as the fused
+/// renderer hands them over (on its sink thread, in order), so that a turned output is oriented
+/// while it renders instead of in a pass of its own after it.
+///
+/// Why a band at a time: under orientations 5–8 a source row is an oriented column, and writing
+/// it a pixel at a time touched one cache line and one page per pixel (the oriented rows are a
+/// row's width apart). Rows are kept until a band of `band` is complete; the band's image is then
+/// written oriented row by oriented row, each a run of `band` neighbouring pixels (one cache line
+/// for 16), read from the band held in cache.
+final class OrientedPlacement {
+    let orientation: Orientation
+    /// The unoriented output's size, and the oriented raster's.
+    let size: PixelSize, orientedSize: PixelSize
+    /// Pixels are moved as 4-byte values through raw pointers (no memory rebound).
+    private let raster: UnsafeMutableRawPointer
+    /// Up to `band` unoriented rows, from row `bandTop`.
+    private let held: UnsafeMutableRawPointer
+    private var bandTop = 0, heldRows = 0
+
+    static let band = 16
+
+    /// `raster` holds `orientation.orientedSize(of: size)` RGBA pixels and outlives this.
+    init(orientation: Orientation, unorientedSize size: PixelSize, raster: UnsafeMutablePointer<UInt8>) {
+        (self.orientation, self.size) = (orientation, size)
+        orientedSize = orientation.orientedSize(of: size)
+        self.raster = UnsafeMutableRawPointer(raster)
+        held = .allocate(byteCount: Self.band * max(1, size.width) * 4, alignment: 4)
+    }
+
+    deinit { held.deallocate() }
+
+    /// Unoriented row `j` (RGBA, `size.width` pixels); rows come in order 0, 1, …
+    func place(row j: Int, _ pixels: UnsafePointer<UInt8>) {
+        let rowBytes = size.width * 4
+        guard orientation != .identity else {
+            (raster + j * rowBytes).copyMemory(from: pixels, byteCount: rowBytes)
+            return
+        }
+        precondition(j == bandTop + heldRows, "rows out of order")
+        (held + heldRows * rowBytes).copyMemory(from: pixels, byteCount: rowBytes)
+        heldRows += 1
+        if heldRows == Self.band || j == size.height - 1 {
+            writeBand()
+            (bandTop, heldRows) = (bandTop + heldRows, 0)
+        }
+    }
+
+    /// The held band's pixels at their oriented places: its image is a rectangle of the oriented
+    /// raster, and along each of its rows the source index moves by a constant step.
+    private func writeBand() {
+        guard size.width > 0 else { return }
+        let a = orientation.orientedPixel(u: 0, v: bandTop, unorientedSize: size)
+        let b = orientation.orientedPixel(u: size.width - 1, v: bandTop + heldRows - 1, unorientedSize: size)
+        let (xs, ys) = (min(a.x, b.x)...max(a.x, b.x), min(a.y, b.y)...max(a.y, b.y))
+        for y in ys {
+            let first = heldIndex(x: xs.lowerBound, y: y)
+            let step = xs.count > 1 ? heldIndex(x: xs.lowerBound + 1, y: y) - first : 0
+            var (index, out) = (first, raster + (y * orientedSize.width + xs.lowerBound) * 4)
+            for _ in xs {
+                out.storeBytes(of: held.load(fromByteOffset: index * 4, as: UInt32.self), as: UInt32.self)
+                (index, out) = (index + step, out + 4)
+            }
+        }
+    }
+
+    /// Where oriented pixel (x, y) is in the held band.
+    @inline(__always)
+    private func heldIndex(x: Int, y: Int) -> Int {
+        let (u, v) = orientation.sourcePixel(x: x, y: y, unorientedSize: size)
+        return (v - bandTop) * size.width + u
+    }
+}
