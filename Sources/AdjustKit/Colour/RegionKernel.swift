@@ -2,9 +2,15 @@
 /// repair), in pieces confined to areas of the image: the whole-image reference runs every piece
 /// on the whole image; the streaming renderer runs those that can reach its output on a window
 /// of rows holding their areas (`StoredRegionPass`).
-protocol RegionKernel: Sendable {
+protocol RegionKernel: ColourKernel {
     /// The work on a stored image of `imageSize` (a reduced decode's, for a reduced render).
     func work(imageSize: PixelSize) -> RegionWork
+}
+
+extension RegionKernel {
+    /// First on the stored image, before every other stored-frame step: the pieces run once the
+    /// conversion holds all of an area's rows.
+    func join(_ program: inout ColourProgram, onOutput: Bool) { program.addStoredRegion(self) }
 }
 
 /// A region kernel's work on one stored image, in order.

@@ -1,17 +1,14 @@
 /// A per-pixel colour operation on the stored image (before the geometry) that depends on where
-/// the pixel is: unpremultiplied working-space RGB, with the pixel's centre in normalized
-/// stored-image coordinates u = (x + 0.5)/width, v = (y + 0.5)/height ∈ (0, 1), x and y counted
-/// in the decoded image (the whole stored image at the decode's scale) — so that the kernel gives
-/// the same picture at every decode scale and for every decoded region.
+/// the pixel is (SmartTone's local light, grain): unpremultiplied working-space RGB, with the
+/// pixel's centre in normalized stored-image coordinates u = (x + 0.5)/width,
+/// v = (y + 0.5)/height ∈ (0, 1), x and y counted in the decoded image (the whole stored image at
+/// the decode's scale) — so that the kernel gives the same picture at every decode scale and for
+/// every decoded region.
 ///
-/// The renderers call `apply(row:…)` on runs of a row; a run may start at any column (a region
-/// decode's column offset, a worker's share), so a pixel's result must depend only on its colour
-/// and its own (u, v), never on the run: that is what keeps the streaming renderer bit-identical
-/// to the reference pipeline.
-protocol StoredPositionalKernel: Sendable {
+/// The renderers call `apply(row:…)` on runs of a row (`StoredRowStep`), so a pixel's result must
+/// depend only on its colour and its own (u, v), never on the run.
+protocol StoredPositionalKernel: ColourKernel, StoredRowStep {
     func apply(_ r: inout Float, _ g: inout Float, _ b: inout Float, u: Float, v: Float)
-    /// `count` RGB pixels of decoded row `y` from image column `x0`, in an image of `imageSize`.
-    func apply(row: UnsafeMutablePointer<Float>, count: Int, x0: Int, y: Int, imageSize: PixelSize)
 }
 
 extension StoredPositionalKernel {
@@ -27,4 +24,9 @@ extension StoredPositionalKernel {
             p += 3
         }
     }
+
+    /// In chain order with the stored-frame steps, per pixel: the stored-frame kernels before it
+    /// still run once per colour; it and every stored-frame step after it run per pixel, not
+    /// through the colour memo (`ColourProgram.addStoredRowStep(_:)`).
+    func join(_ program: inout ColourProgram, onOutput: Bool) { program.addStoredRowStep(self) }
 }
