@@ -66,11 +66,11 @@ final class ModernColourGuardTests: XCTestCase {
 
     private static func apply(_ filter: any ColourFilter) throws -> Apply {
         let stage = try filter.colourStage(options: ColourOptions(workingSpace: .linear))
-        switch stage.kernel {
-        case nil: return { rgb, _, _ in rgb }
-        case .pixel(let kernel)?:
+        guard let kernel = stage.kernel else { return { rgb, _, _ in rgb } }
+        switch kernel {
+        case let kernel as any PixelKernel:
             return { rgb, _, _ in var (r, g, b) = rgb; kernel.apply(&r, &g, &b); return (r, g, b) }
-        case .pixelAndPlace(let kernel)?:
+        case let kernel as any StoredPositionalKernel:
             return { rgb, u, v in var (r, g, b) = rgb; kernel.apply(&r, &g, &b, u: u, v: v); return (r, g, b) }
         default:
             XCTFail("an unexpected kernel kind for \(filter)"); throw CancellationError()

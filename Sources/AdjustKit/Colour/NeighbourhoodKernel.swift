@@ -1,5 +1,6 @@
 /// Work on the stored image where a pixel's result reads the pixels within `radius` rows and
-/// columns of it (Sharpen, Definition, Noise Reduction): `ColourStage.Kernel.neighbourhood`.
+/// columns of it (Sharpen, Definition, Noise Reduction, DepthEffect): the kernel of a step that reads
+/// each pixel's neighbourhood.
 ///
 /// The whole-image reference runs it once on the whole stored image; the streaming renderer runs
 /// it on a window of working rows, `radius` rows ahead of what the sampler needs
@@ -9,7 +10,7 @@
 /// comes out the same wherever it is computed, provided `apply` gives each pixel a result that
 /// depends only on its neighbourhood's values — never on where a run starts: that is what keeps the
 /// streaming renderer bit-identical to the reference pipeline.
-protocol NeighbourhoodKernel: Sendable {
+protocol NeighbourhoodKernel: ColourKernel {
     /// The most rows and columns either side of a pixel its result reads, in decoded pixels (≥ 1).
     var radius: Int { get }
     /// Writes rows `rows` (image rows, inside `input.rows`), columns `columns` (indices into the
@@ -31,6 +32,11 @@ struct NeighbourhoodRows {
 }
 
 extension NeighbourhoodKernel {
+    /// In chain order on the stored image, on the rows as the stored-frame steps before it leave
+    /// them; the stored-frame steps after it, up to the next, run per pixel after it
+    /// (`ColourProgram.addNeighbourhood(_:)`).
+    func join(_ program: inout ColourProgram, onOutput: Bool) { program.addNeighbourhood(self) }
+
     /// Runs the kernel on the whole of `image` (the reference pipeline), split over the cores by
     /// columns (any split gives the same bits).
     func apply(to image: inout RGBFloatImage) {

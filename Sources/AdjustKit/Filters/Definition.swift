@@ -42,7 +42,7 @@ extension Definition: NeighbourhoodFilter, AAEAdjustmentFilter {
         guard !isIdentity else { return .identity }
         let kernel = DefinitionKernel(radius: neighbourhoodRadius, amount: Float(0.6 * min(2, intensity)),
                                       space: options.workingSpace)
-        return ColourStage(kernel: .neighbourhood(kernel),
+        return ColourStage(kernel: kernel,
                            approximation: "DGDefinition2Operation (approximation: local contrast, a large-radius "
                                + "unsharp mask on lightness)")
     }

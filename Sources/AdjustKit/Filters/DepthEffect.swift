@@ -81,7 +81,7 @@ extension DepthEffect: NeighbourhoodFilter, AAEAdjustmentFilter {
         let rect = focusRectFromTop
         let focus = depth.disparity(ofValue: depth.median(inX: rect.x, y: rect.y, width: rect.width, height: rect.height))
         let kernel = LayeredDepthBlur(depth: depth, focus: focus, law: law, imageSize: decodedSize, space: options.workingSpace)
-        return ColourStage(kernel: .neighbourhood(kernel),
+        return ColourStage(kernel: kernel,
                            approximation: "DepthEffect (approximation: a lens blur by disparity layers composited far to "
                                + "near, fitted to one Photos render)")
     }

@@ -102,8 +102,8 @@ extension EffectIntensityDissolve: AAEAdjustmentFilter, ColourFilter {
     func colourStage(options: ColourOptions) -> ColourStage {
         let t = Float(min(1, max(0, intensity.isFinite ? intensity : 1)))
         var stage = look.colourStage(options: options)
-        guard t > 0, case .pixel(let effectKernel)? = stage.kernel else { return .identity }
-        if t < 1 { stage.kernel = .pixel(DissolveKernel(effect: effectKernel, t: t)) }
+        guard t > 0, let effectKernel = stage.kernel as? any PixelKernel else { return .identity }
+        if t < 1 { stage.kernel = DissolveKernel(effect: effectKernel, t: t) }
         return stage
     }
 }

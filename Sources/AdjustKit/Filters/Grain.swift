@@ -55,7 +55,7 @@ extension Grain: ColourFilter, AAEAdjustmentFilter {
         let kernel = GrainKernel(cell: Float(max(1e-3, cell)), strength: Float(strength),
                                  seed: UInt32(truncatingIfNeeded: Int64((seed * 4_294_967_295).rounded())),
                                  space: options.workingSpace)
-        return ColourStage(kernel: .pixelAndPlace(kernel),
+        return ColourStage(kernel: kernel,
                            approximation: "Grain (approximation: deterministic value noise on lightness)")
     }
 }

@@ -51,7 +51,7 @@ extension NoiseReduction: NeighbourhoodFilter, AAEAdjustmentFilter {
         let noise = 0.05 / (1 + min(6, max(0, edgeDetail)))
         let kernel = NoiseReductionKernel(radius: neighbourhoodRadius, epsilon: Float(noise * noise),
                                           space: options.workingSpace)
-        return ColourStage(kernel: .neighbourhood(kernel),
+        return ColourStage(kernel: kernel,
                            approximation: "RKNoiseReductionOperation (approximation: edge-preserving smoothing of "
                                + "lightness, a local-statistics filter)")
     }

@@ -130,7 +130,7 @@ extension RedEyeCorrections: SingleAdjustmentXMPFilter, ColourFilter {
     }
 
     func colourStage(options: ColourOptions) -> ColourStage {
-        ColourStage(kernel: .storedRegion(RedEyeRepair(corrections: self)),
+        ColourStage(kernel: RedEyeRepair(corrections: self),
                     approximation: "CIRedEyeCorrections (approximate pupil repair)")
     }
 }

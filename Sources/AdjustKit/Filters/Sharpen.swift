@@ -54,7 +54,7 @@ extension Sharpen: NeighbourhoodFilter, AAEAdjustmentFilter {
         guard !isIdentity else { return .identity }
         let kernel = SharpenKernel(radius: neighbourhoodRadius, amount: Float(1.5 * min(2, intensity)),
                                    threshold: Float(0.05 * min(1, max(0, edges))), space: options.workingSpace)
-        return ColourStage(kernel: .neighbourhood(kernel),
+        return ColourStage(kernel: kernel,
                            approximation: "RKProSharpenOperation (approximation: an unsharp mask on lightness)")
     }
 }

@@ -222,8 +222,7 @@ extension SmartTone: ColourFilter, AAEAdjustmentFilter {
             ? "Light below 0 is not rendered, no render to fit it: the offsets only"
             : "the seven stage parameters by a fitted law from the Light slider, the offsets and the photo's statistics"
         if let map = statistics?.lightMap {
-            return ColourStage(kernel: .pixelAndPlace(SmartToneKernel(model: model, map: SmoothedLightMap(map),
-                                                                         space: options.workingSpace)),
+            return ColourStage(kernel: SmartToneKernel(model: model, map: SmoothedLightMap(map), space: options.workingSpace),
                                approximation: "SmartTone (approximation: local light from the stored light map, "
                                    + "high-key and tone; \(law))")
         }

@@ -72,7 +72,7 @@ extension Vignette: ColourFilter, AAEAdjustmentFilter {
         guard abs(i) >= 0.002 else { return .identity }
         let kernel = VignetteKernel(intensity: i, radius: Float(effectiveRadius), falloff: Float(min(1, max(0, falloff))),
                                     space: options.workingSpace)
-        return ColourStage(kernel: .pixelAndOutputPlace(kernel),
+        return ColourStage(kernel: kernel,
                            approximation: "DGVignetteEffectOperation (approximation: a smoothstep vignette standing "
                                + "for CIVignetteEffect's curve)")
     }

@@ -12,7 +12,7 @@ final class StoredFrameConversion {
     let memo: ColourMemo<SIMD3<Float>>?
     /// The stored-frame kernels the memo runs, for the pixels a repair changed.
     let kernels: [any PixelKernel]
-    /// Runs the stored-frame steps from the first positional kernel on (`ColourProgram.storedTail`),
+    /// Runs the stored-frame steps from the first one run per pixel on (`ColourProgram.storedTail`),
     /// per pixel, after the memo; nil when there are none.
     private let program: ColourProgram?
     private let imageSize: PixelSize, columnOffset: Int
