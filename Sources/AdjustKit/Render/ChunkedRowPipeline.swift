@@ -5,12 +5,17 @@ import Foundation
 /// k + 1. Two chunk buffers alternate between the two sides.
 ///
 /// `prepare(rows)` runs first for each chunk on the calling thread (waiting for the source rows
-/// the chunk needs); `compute(worker, rows, buffer)` then runs on each core for a contiguous part
-/// of the chunk, writing row j at `buffer + (j − rows.lowerBound) · rowBytes` (`worker` tells
-/// the parts apart, for per-worker scratch); `finished(rows)` runs after.
+/// the chunk needs); `compute(part, rows, buffer)` then runs on the cores for each contiguous part
+/// of the chunk, writing row j at `buffer + (j − rows.lowerBound) · rowBytes` (`part` tells
+/// the parts apart, for per-part scratch); `finished(rows)` runs after.
 struct ChunkedRowPipeline {
-    /// How many parts each chunk is split into: one per core.
+    /// The cores.
     static let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// How many parts each chunk is split into: four per core, taken by the cores as they come
+    /// free, so that a core the decoder or the sink thread holds for a while leaves its share to
+    /// the others instead of holding up the chunk's end (one part per core left a straighten's
+    /// two cores a quarter idle).
+    static let parts = workers * 4
     var rows: Int
     var rowBytes: Int
     var chunkRows: Int
@@ -30,7 +35,7 @@ struct ChunkedRowPipeline {
                 let chunk = start..<min(rows, start + chunkRows)
                 try prepare(chunk)
                 let buffer = try handoff.acquire(chunkIndex % 2)
-                let parts = min(Self.workers, chunk.count)
+                let parts = min(Self.parts, chunk.count)
                 ParallelRows.forEachPart(of: chunk, parts: parts) { part, rows in
                     compute(part, rows, buffer + (rows.lowerBound - chunk.lowerBound) * rowBytes)
                 }

@@ -22,14 +22,14 @@ struct SampledStream {
                                   ready: @escaping (Int) throws -> Void) throws {
         let maker = SampledRowMaker(plan: plan, space: space, exactEncoding: exactEncoding, samplesEncoded: samplesEncoded,
                                     sampler: sampler, window: window, texels: texels, columnOffset: columnOffset)
-        let scratch = (0..<ChunkedRowPipeline.workers).map { _ in
+        let scratch = (0..<ChunkedRowPipeline.parts).map { _ in
             SampledRowScratch(rowWidth: needs.shrinkTemplate == nil ? sampler.columns : plan.outputSize.width,
                               shrink: needs.shrinkTemplate)
         }
         try pipeline.run(prepare: { rows in
             if let need = needs.sourceRows(rows) { try ready(need.upperBound) }
-        }, compute: { worker, rows, buffer in
-            maker.makeRows(rows, into: buffer, scratch: scratch[worker])
+        }, compute: { part, rows, buffer in
+            maker.makeRows(rows, into: buffer, scratch: scratch[part])
         }, finished: { rows in
             if let next = needs.firstRowNeeded(after: rows) { window.release(below: next) }
         }, sink: sink)
@@ -113,13 +113,13 @@ struct SampledRowMaker<Texels: TexelReader> {
     }
 }
 
-/// One worker's buffers for the sampled path, kept from chunk to chunk (allocating them per
+/// One part's buffers for the sampled path, kept from chunk to chunk (allocating them per
 /// chunk cost page faults, and copying the shrink's rows per chunk lost its row cache).
 final class SampledRowScratch {
     /// One row of RGBA floats before quantizing: a sampled grid row without a shrink, a shrunk
     /// output row with one (the shrink samples into rows of its own).
     let row: UnsafeMutablePointer<Float>
-    /// This worker's copy of the streaming shrink (its own rows, shared weights); nil without one.
+    /// This part's copy of the streaming shrink (its own rows, shared weights); nil without one.
     var shrink: StreamingAreaShrink?
 
     init(rowWidth: Int, shrink: StreamingAreaShrink?) {

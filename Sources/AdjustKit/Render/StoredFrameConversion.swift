@@ -66,7 +66,7 @@ final class StoredFrameConversion {
     private func convertRows(_ rows: Range<Int>, raw: ArraySlice<StoredRegionPass.Group>) {
         let (width, cells, table, program) = (decoded.width, memo?.cells, table, program)
         let (imageSize, columnOffset) = (imageSize, columnOffset)
-        ParallelRows.forEachPart(of: rows, parts: min(ChunkedRowPipeline.workers, rows.count)) { _, rows in
+        ParallelRows.forEachPart(of: rows, parts: min(ChunkedRowPipeline.parts, rows.count)) { _, rows in
             for y in rows {
                 let (row, slot) = (decoded.row(y), working.row(y))
                 let isRaw = raw.contains(where: { $0.rows.contains(y) })
