@@ -272,9 +272,9 @@ private struct SmartToneKernel: StoredPositionalKernel {
                     }
                 }
             }
-            withUnsafeTemporaryAllocation(of: Lanes.self, capacity: 2 * RGBLanes.chunkGroups) { planes in
-                let (b0, b1) = (planes.baseAddress!, planes.baseAddress! + RGBLanes.chunkGroups)
-                RGBLanes.forEachChunk(row: row, count: count) { chunk, start in
+            withUnsafeTemporaryAllocation(of: Lanes.self, capacity: 2 * RGBPlanes.chunkGroups) { planes in
+                let (b0, b1) = (planes.baseAddress!, planes.baseAddress! + RGBPlanes.chunkGroups)
+                RGBPlanes.forEachChunk(row: row, count: count) { chunk, start in
                     // The knot and fraction of each lane's column, four at a time; the blends
                     // are `planes(u:v:)`'s, lane by lane.
                     let last = Float(x0 + count - 1), width = Float(imageSize.width)
@@ -311,7 +311,7 @@ private struct SmartToneGlobalKernel: PixelKernel {
     }
 
     func apply(row: UnsafeMutablePointer<Float>, count: Int) {
-        RGBLanes.forEachChunk(row: row, count: count) { chunk, _ in run(chunk) }
+        RGBPlanes.forEachChunk(row: row, count: count) { chunk, _ in run(chunk) }
     }
 
     private func run(_ chunk: RGBPlanes) {
