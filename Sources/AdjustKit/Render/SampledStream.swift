@@ -22,7 +22,9 @@ struct SampledStream {
                                   ready: @escaping (Int) throws -> Void) throws {
         let maker = SampledRowMaker(plan: plan, space: space, exactEncoding: exactEncoding, samplesEncoded: samplesEncoded,
                                     sampler: sampler, window: window, texels: texels, columnOffset: columnOffset)
-        let scratch = (0..<ChunkedRowPipeline.parts).map { _ in
+        var pipeline = pipeline
+        if needs.shrinkTemplate != nil { pipeline.partCount = ChunkedRowPipeline.workers }
+        let scratch = (0..<pipeline.partCount).map { _ in
             SampledRowScratch(rowWidth: needs.shrinkTemplate == nil ? sampler.columns : plan.outputSize.width,
                               shrink: needs.shrinkTemplate)
         }
