@@ -133,10 +133,19 @@ struct SmartToneModel: Sendable {
         }
     }
 
+    /// §7.2: toward the circle √(1 − (x − 1)²), each channel scaled with the pixel's mean, by √m
+    /// (near-black pixels stay where they are).
     private struct HighKey: Stage {
         let model: SmartToneModel
         @inline(__always)
-        func apply(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes, group: Int) { model.highKey(&r, &g, &b) }
+        func apply(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes, group: Int) {
+            let m = (r + g + b) * (1 / 3), black = m .<= 0
+            let u = Lanes.maximum(.zero, 1 - (m - 1) * (m - 1)).squareRoot()
+            let lifted = 0.5 * u + 0.5 * u * u * (3 - 2 * u)
+            let scale = lifted / m, pull = 0.7 * lifted.squareRoot(), weight = model.brightness * m.squareRoot()
+            (r, g, b) = (SmartToneModel.key(r, scale, pull, weight, black), SmartToneModel.key(g, scale, pull, weight, black),
+                         SmartToneModel.key(b, scale, pull, weight, black))
+        }
     }
 
     private struct Levels: Stage {
@@ -148,50 +157,34 @@ struct SmartToneModel: Sendable {
         }
     }
 
+    /// §7.3: a per-channel power and a mean-driven part, pivoting at 0.8, weighted by m².
     private struct Highlights: Stage {
         let model: SmartToneModel
         @inline(__always)
-        func apply(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes, group: Int) { model.highlight(&r, &g, &b) }
-    }
-
-    private struct Contrast: Stage {
-        let model: SmartToneModel
-        @inline(__always)
-        func apply(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes, group: Int) { model.contrastStage(&r, &g, &b) }
-    }
-
-    /// §7.2: toward the circle √(1 − (x − 1)²), each channel scaled with the pixel's mean, by √m
-    /// (near-black pixels stay where they are).
-    @inline(__always)
-    private func highKey(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes) {
-        let m = (r + g + b) * (1 / 3), black = m .<= 0
-        let u = Lanes.maximum(.zero, 1 - (m - 1) * (m - 1)).squareRoot()
-        let lifted = 0.5 * u + 0.5 * u * u * (3 - 2 * u)
-        let scale = lifted / m, pull = 0.7 * lifted.squareRoot(), weight = brightness * m.squareRoot()
-        (r, g, b) = (Self.key(r, scale, pull, weight, black), Self.key(g, scale, pull, weight, black),
-                     Self.key(b, scale, pull, weight, black))
-    }
-
-    /// §7.3: a per-channel power and a mean-driven part, pivoting at 0.8, weighted by m².
-    @inline(__always)
-    private func highlight(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes) {
-        let m = (r + g + b) * (1 / 3), w = m * m
-        let meanPart = -m + 0.8 + highlightMeanSlope * (m - 0.8)
-        (r, g, b) = (highlightLift(r, meanPart, w), highlightLift(g, meanPart, w), highlightLift(b, meanPart, w))
+        func apply(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes, group: Int) {
+            let m = (r + g + b) * (1 / 3), w = m * m
+            let meanPart = -m + 0.8 + model.highlightMeanSlope * (m - 0.8)
+            (r, g, b) = (model.highlightLift(r, meanPart, w), model.highlightLift(g, meanPart, w),
+                         model.highlightLift(b, meanPart, w))
+        }
     }
 
     /// §7.4: an S-curve in the square-root domain about ½, driven per channel (A) and by the luma
     /// (P), the two mixed by 0.8 + σ (σ the pixel's spread about y).
-    @inline(__always)
-    private func contrastStage(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes) {
-        let y = ((r + g + b) * (1 / 3)).squareRoot(), w = contrast * y * (1 - y)
-        let (qr, qg, qb) = (r.squareRoot(), g.squareRoot(), b.squareRoot())
-        let spread = (r - y) * (r - y) + (g - y) * (g - y) + (b - y) * (b - y)
-        let lumaPush = w * (qr * 0.299 + qg * 0.587 + qb * 0.114 - 0.5)
-        let mix = 0.8 + spread
-        (r, g, b) = (Self.contrastOut(qr, w, lumaPush, mix), Self.contrastOut(qg, w, lumaPush, mix),
-                     Self.contrastOut(qb, w, lumaPush, mix))
+    private struct Contrast: Stage {
+        let model: SmartToneModel
+        @inline(__always)
+        func apply(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes, group: Int) {
+            let y = ((r + g + b) * (1 / 3)).squareRoot(), w = model.contrast * y * (1 - y)
+            let (qr, qg, qb) = (r.squareRoot(), g.squareRoot(), b.squareRoot())
+            let spread = (r - y) * (r - y) + (g - y) * (g - y) + (b - y) * (b - y)
+            let lumaPush = w * (qr * 0.299 + qg * 0.587 + qb * 0.114 - 0.5)
+            let mix = 0.8 + spread
+            (r, g, b) = (SmartToneModel.contrastOut(qr, w, lumaPush, mix), SmartToneModel.contrastOut(qg, w, lumaPush, mix),
+                         SmartToneModel.contrastOut(qb, w, lumaPush, mix))
+        }
     }
+
     // The per-channel parts of the stages. (Static methods, not local functions: the compiler
     // keeps a local function out of line, and lane values then go through memory.)
 
