@@ -19,9 +19,9 @@ struct ChunkedRowPipeline {
     var rows: Int
     var rowBytes: Int
     var chunkRows: Int
-    /// Parts per chunk: `parts`, or one per core where a part's rows share work (the `--max-size`
-    /// shrink samples the grid rows at a part's edges for both parts: four parts per core made a
-    /// HEIC preview 4 % slower).
+    /// Parts per chunk: `parts`, or one per core where a row is cheap (a pixel copy) or a part's
+    /// rows share work (the `--max-size` shrink samples the grid rows at a part's edges for both
+    /// parts: four parts per core made a HEIC preview 4 % slower).
     var partCount = Self.parts
 
     func run(prepare: (Range<Int>) throws -> Void,

@@ -73,6 +73,9 @@ struct FusedRenderer {
     private func runPixelCopy(open: () throws -> any DecodedRowSource, sampler: OutputRowSampler, offset: (dx: Int, dy: Int),
                               pipeline: ChunkedRowPipeline,
                               sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws -> [String] {
+        // A copied row is cheap: one part per core (four made a 22 MP crop 5–9 % slower).
+        var pipeline = pipeline
+        pipeline.partCount = ChunkedRowPipeline.workers
         let region = plan.sourceRegion
         let reader = try open()
         let window = SourceRowWindow<UInt8>(top: region.y, bottom: region.y + region.height, width: reader.width,
