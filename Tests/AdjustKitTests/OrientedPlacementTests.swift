@@ -2,23 +2,9 @@ import XCTest
 @testable import AdjustKit
 
 /// Rows placed into the oriented raster as they are rendered (`OrientedPlacement`) against the
-/// EXIF orientations written out here pixel by pixel (TIFF 6.0's tag 274: where the stored row 0
-/// and column 0 are shown), on sizes that are not multiples of the band.
+/// EXIF orientations written out pixel by pixel (`OrientationOracle`), on sizes that are not
+/// multiples of the band.
 final class OrientedPlacementTests: XCTestCase {
-    /// For oriented pixel (x, y) of an image stored w × h, the stored pixel shown there.
-    private func expectedSource(_ orientation: Int, x: Int, y: Int, w: Int, h: Int) -> (Int, Int) {
-        switch orientation {
-        case 1: return (x, y)                     // row 0 at the top, column 0 on the left
-        case 2: return (w - 1 - x, y)             // column 0 on the right
-        case 3: return (w - 1 - x, h - 1 - y)     // row 0 at the bottom, column 0 on the right
-        case 4: return (x, h - 1 - y)             // row 0 at the bottom
-        case 5: return (y, x)                     // row 0 on the left, column 0 at the top
-        case 6: return (y, h - 1 - x)             // row 0 on the right, column 0 at the top
-        case 7: return (w - 1 - y, h - 1 - x)     // row 0 on the right, column 0 at the bottom
-        default: return (w - 1 - y, x)            // 8: row 0 on the left, column 0 at the bottom
-        }
-    }
-
     func testEveryOrientationPlacesEveryPixel() throws {
         for (w, h) in [(37, 23), (5, 40), (16, 16), (1, 17)] {
             // Each pixel's four bytes say where it was stored.
@@ -35,7 +21,7 @@ final class OrientedPlacementTests: XCTestCase {
                 }
                 for y in 0..<oriented.height {
                     for x in 0..<oriented.width {
-                        let (u, v) = expectedSource(orientation.rawValue, x: x, y: y, w: w, h: h)
+                        let (u, v) = OrientationOracle.storedPixel(orientation.rawValue, x: x, y: y, w: w, h: h)
                         let i = (y * oriented.width + x) * 4, s = (v * w + u) * 4
                         guard raster[i..<(i + 4)] == stored[s..<(s + 4)] else {
                             return XCTFail("orientation \(orientation.rawValue), \(w)×\(h): pixel (\(x), \(y)) holds stored "

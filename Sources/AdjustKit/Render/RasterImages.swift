@@ -37,40 +37,17 @@ public struct RGBA8Image: Equatable, Sendable {
         }
     }
 
-    /// The raster shown by EXIF `orientation` (geometry.md §4).
+    /// The raster shown by EXIF `orientation` (geometry.md §4): each row placed as the renderer
+    /// places a turned output's (`OrientedPlacement`, the one implementation of the orientations).
     package func oriented(_ orientation: Orientation) -> RGBA8Image {
         guard orientation != .identity else { return self }
-        let outSize = orientation.orientedSize(of: size)
-        var out = [UInt8]()
-        out.reserveCapacity(pixels.count)
-        forEachOrientedBand(orientation) { rows, count in
-            out.append(contentsOf: UnsafeBufferPointer(start: rows, count: count * outSize.width * 4))
-        }
-        return RGBA8Image(size: outSize, pixels: out)
-    }
-
-    /// The raster shown by EXIF `orientation`, handed to `body` a band of at most `band` RGBA rows
-    /// of the oriented width at a time (the rows, their count), from the top, without an oriented
-    /// copy: what the encoders of a turned output write from. A band is gathered column by column,
-    /// so that under the rotations its pixels come from neighbouring source pixels, which a row
-    /// at a time would read a whole row apart.
-    package func forEachOrientedBand(_ orientation: Orientation, rows band: Int = 16,
-                                     _ body: (_ rows: UnsafePointer<UInt8>, _ count: Int) throws -> Void) rethrows {
-        let outSize = orientation.orientedSize(of: size)
-        let buffer = UnsafeMutablePointer<UInt32>.allocate(capacity: band * outSize.width)
-        defer { buffer.deallocate() }
-        try pixels.withUnsafeBytes { src in
-            let s = src.bindMemory(to: UInt32.self)
-            for top in stride(from: 0, to: outSize.height, by: band) {
-                let count = min(band, outSize.height - top)
-                for x in 0..<outSize.width {
-                    for b in 0..<count {
-                        let (u, v) = orientation.sourcePixel(x: x, y: top + b, unorientedSize: size)
-                        buffer[b * outSize.width + x] = s[v * size.width + u]
-                    }
-                }
-                try buffer.withMemoryRebound(to: UInt8.self, capacity: count * outSize.width * 4) { try body($0, count) }
+        var out = RGBA8Image(size: orientation.orientedSize(of: size))
+        out.pixels.withUnsafeMutableBufferPointer { raster in
+            let placement = OrientedPlacement(orientation: orientation, unorientedSize: size, raster: raster.baseAddress!)
+            pixels.withUnsafeBufferPointer { rows in
+                for j in 0..<size.height { placement.place(row: j, rows.baseAddress! + j * size.width * 4) }
             }
         }
+        return out
     }
 }

@@ -55,7 +55,9 @@ extension Renderer {
         // The shrink averages encoded values, as the DCT's reduced decode does (geometry.md §2):
         // averaging linear light instead would brighten every preview against that reference.
         if plan.needsResample { encoded = AreaResampler.resample(encoded, to: plan.outputSize) }
-        let image = Self.quantized(encoded).oriented(plan.orientation)
+        // Oriented by the definition, not the library's placement: the renderers' orientation is
+        // checked by this comparison too.
+        let image = OrientationOracle.oriented(Self.quantized(encoded), plan.orientation)
         return Rendering(image: image, workingSpace: program.space, approximations: program.approximations,
                          warnings: program.skipped + warnings)
     }
