@@ -362,21 +362,14 @@ final class ModernColourModelTests: XCTestCase {
 private extension SmartToneModel {
     /// `local` on one pixel, a chunk of one group.
     func local(_ r: inout Float, _ g: inout Float, _ b: inout Float, b0: Float, b1: Float) {
-        var planes = [Lanes(repeating: r), Lanes(repeating: g), Lanes(repeating: b), Lanes(repeating: b0), Lanes(repeating: b1)]
-        planes.withUnsafeMutableBufferPointer { p in
-            let base = p.baseAddress!
-            local(RGBPlanes(r: base, g: base + 1, b: base + 2, groups: 1), b0: base + 3, b1: base + 4)
+        let planes = [Lanes(repeating: b0), Lanes(repeating: b1)]
+        RGBPlanes.withPixel(&r, &g, &b) { chunk in
+            planes.withUnsafeBufferPointer { local(chunk, b0: $0.baseAddress!, b1: $0.baseAddress! + 1) }
         }
-        (r, g, b) = (planes[0][0], planes[1][0], planes[2][0])
     }
 
     /// `global` on one pixel, a chunk of one group.
     func global(_ r: inout Float, _ g: inout Float, _ b: inout Float) {
-        var planes = [Lanes(repeating: r), Lanes(repeating: g), Lanes(repeating: b)]
-        planes.withUnsafeMutableBufferPointer { p in
-            let base = p.baseAddress!
-            global(RGBPlanes(r: base, g: base + 1, b: base + 2, groups: 1))
-        }
-        (r, g, b) = (planes[0][0], planes[1][0], planes[2][0])
+        RGBPlanes.withPixel(&r, &g, &b) { global($0) }
     }
 }

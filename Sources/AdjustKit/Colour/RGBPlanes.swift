@@ -55,6 +55,17 @@ struct RGBPlanes {
         }
     }
 
+    /// One colour as a chunk of one group, every lane the same: a kernel's single-colour form
+    /// (the colour memo's, the tests') runs its chunk arithmetic.
+    static func withPixel(_ r: inout Float, _ g: inout Float, _ b: inout Float, _ body: (RGBPlanes) -> Void) {
+        withUnsafeTemporaryAllocation(of: Lanes.self, capacity: 3) { scratch in
+            let p = scratch.baseAddress!
+            (p[0], p[1], p[2]) = (Lanes(repeating: r), Lanes(repeating: g), Lanes(repeating: b))
+            body(RGBPlanes(r: p, g: p + 1, b: p + 2, groups: 1))
+            (r, g, b) = (p[0][0], p[1][0], p[2][0])
+        }
+    }
+
     /// Four interleaved RGB pixels at `p` as three channels (three loads and their shuffles, where
     /// a lane at a time was a load and an insert per value).
     @inline(__always)

@@ -151,20 +151,38 @@ struct SmoothedLightMap: Sendable {
     }
 
     /// The two planes (b0, b1) at the normalized point (u, v) of the stored image: bilinear
-    /// between the four knots around it.
-    @inline(__always)
+    /// between the four knots around it (`column(v:into:)`, then `planes(u:in:)`).
     func planes(u: Float, v: Float) -> (Float, Float) {
-        let (i, fy) = Self.knot(v), (j, fx) = Self.knot(u)
-        let k = Self.knots
-        return values.withUnsafeBufferPointer { m in
-            @inline(__always) func at(_ y: Int, _ x: Int, _ plane: Int) -> Float { m[(y * k + x) * 2 + plane] }
-            @inline(__always) func plane(_ p: Int) -> Float {
-                let left = at(i, j, p) + fy * (at(i + 1, j, p) - at(i, j, p))
-                let right = at(i, j + 1, p) + fy * (at(i + 1, j + 1, p) - at(i, j + 1, p))
-                return left + fx * (right - left)
-            }
-            return (plane(0), plane(1))
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: Self.knots * 2) { blended in
+            column(v: v, into: blended.baseAddress!)
+            let (b0, b1) = Self.planes(u: Lanes(repeating: u), in: blended.baseAddress!)
+            return (b0[0], b1[0])
         }
+    }
+
+    /// Both planes at every knot column, at the normalized height v: blended between the knot rows
+    /// about it, once for a row's pixels (`knots` × 2 values, interleaved).
+    func column(v: Float, into column: UnsafeMutablePointer<Float>) {
+        let (i, fy) = Self.knot(v), k = Self.knots
+        values.withUnsafeBufferPointer { m in
+            for x in 0..<(k * 2) {
+                let a = m[i * k * 2 + x], c = m[(i + 1) * k * 2 + x]
+                column[x] = a + fy * (c - a)
+            }
+        }
+    }
+
+    /// The two planes at four normalized widths u, from a row's `column`: blended between the knot
+    /// columns about each.
+    @inline(__always)
+    static func planes(u: Lanes, in column: UnsafePointer<Float>) -> (Lanes, Lanes) {
+        let (j, fx) = knot(u)
+        var (a0, c0, a1, c1) = (Lanes(), Lanes(), Lanes(), Lanes())
+        for lane in 0..<Lanes.scalarCount {
+            let at = column + Int(j[lane]) * 2
+            (a0[lane], a1[lane], c0[lane], c1[lane]) = (at[0], at[1], at[2], at[3])
+        }
+        return (a0 + fx * (c0 - a0), a1 + fx * (c1 - a1))
     }
 
     /// `knot` on four coordinates at once, the same arithmetic lane by lane.
@@ -242,12 +260,9 @@ private struct SmartToneKernel: StoredPositionalKernel {
 
     func apply(_ r: inout Float, _ g: inout Float, _ b: inout Float, u: Float, v: Float) {
         let (b0, b1) = map.planes(u: u, v: v)
-        withUnsafeTemporaryAllocation(of: Lanes.self, capacity: 5) { s in
-            let p = s.baseAddress!
-            (p[0], p[1], p[2]) = (Lanes(repeating: r), Lanes(repeating: g), Lanes(repeating: b))
-            (p[3], p[4]) = (Lanes(repeating: b0), Lanes(repeating: b1))
-            run(RGBPlanes(r: p, g: p + 1, b: p + 2, groups: 1), b0: p + 3, b1: p + 4)
-            (r, g, b) = (p[0][0], p[1][0], p[2][0])
+        let planes = [Lanes(repeating: b0), Lanes(repeating: b1)]
+        RGBPlanes.withPixel(&r, &g, &b) { chunk in
+            planes.withUnsafeBufferPointer { run(chunk, b0: $0.baseAddress!, b1: $0.baseAddress! + 1) }
         }
     }
 
@@ -259,35 +274,20 @@ private struct SmartToneKernel: StoredPositionalKernel {
         space.fromLinear(chunk)
     }
 
-    /// The same arithmetic as `apply(_:_:_:u:v:)`, each knot column's vertical blend made once a row.
+    /// The same arithmetic as `apply(_:_:_:u:v:)`, the knot columns' vertical blend made once a row.
     func apply(row: UnsafeMutablePointer<Float>, count: Int, x0: Int, y: Int, imageSize: PixelSize) {
-        let (i, fy) = SmoothedLightMap.knot(Self.centre(y, of: imageSize.height))
-        let k = SmoothedLightMap.knots
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: k * 2) { column in
-            map.values.withUnsafeBufferPointer { m in
-                for x in 0..<k {
-                    for p in 0..<2 {
-                        let a = m[(i * k + x) * 2 + p], c = m[((i + 1) * k + x) * 2 + p]
-                        column[x * 2 + p] = a + fy * (c - a)
-                    }
-                }
-            }
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: SmoothedLightMap.knots * 2) { column in
+            map.column(v: Self.centre(y, of: imageSize.height), into: column.baseAddress!)
             withUnsafeTemporaryAllocation(of: Lanes.self, capacity: 2 * RGBPlanes.chunkGroups) { planes in
                 let (b0, b1) = (planes.baseAddress!, planes.baseAddress! + RGBPlanes.chunkGroups)
                 RGBPlanes.forEachChunk(row: row, count: count) { chunk, start in
-                    // The knot and fraction of each lane's column, four at a time; the blends
-                    // are `planes(u:v:)`'s, lane by lane.
+                    // Each lane's column centre, as `centre` computes it, four at a time (the
+                    // padded lanes repeat the run's last pixel).
                     let last = Float(x0 + count - 1), width = Float(imageSize.width)
                     for group in 0..<chunk.groups {
                         let x = Lanes.minimum(Lanes(repeating: Float(x0 + start + group * Lanes.scalarCount)) + Lanes(0, 1, 2, 3),
                                               Lanes(repeating: last))
-                        let (j, fx) = SmoothedLightMap.knot((x + 0.5) / width)
-                        var (a0, c0, a1, c1) = (Lanes(), Lanes(), Lanes(), Lanes())
-                        for lane in 0..<Lanes.scalarCount {
-                            let at = column.baseAddress! + Int(j[lane]) * 2
-                            (a0[lane], a1[lane], c0[lane], c1[lane]) = (at[0], at[1], at[2], at[3])
-                        }
-                        (b0[group], b1[group]) = (a0 + fx * (c0 - a0), a1 + fx * (c1 - a1))
+                        (b0[group], b1[group]) = SmoothedLightMap.planes(u: (x + 0.5) / width, in: column.baseAddress!)
                     }
                     run(chunk, b0: b0, b1: b1)
                 }
@@ -302,12 +302,7 @@ private struct SmartToneGlobalKernel: PixelKernel {
     let space: WorkingSpace
 
     func apply(_ r: inout Float, _ g: inout Float, _ b: inout Float) {
-        withUnsafeTemporaryAllocation(of: Lanes.self, capacity: 3) { s in
-            let p = s.baseAddress!
-            (p[0], p[1], p[2]) = (Lanes(repeating: r), Lanes(repeating: g), Lanes(repeating: b))
-            run(RGBPlanes(r: p, g: p + 1, b: p + 2, groups: 1))
-            (r, g, b) = (p[0][0], p[1][0], p[2][0])
-        }
+        RGBPlanes.withPixel(&r, &g, &b) { run($0) }
     }
 
     func apply(row: UnsafeMutablePointer<Float>, count: Int) {
