@@ -541,7 +541,7 @@ static void jr_dest_term(j_compress_ptr cinfo) {
     dest->size = dest->capacity - dest->pub.free_in_buffer;
 }
 
-jr_encoder *jr_encoder_open(int width, int height, int quality, int subsample_444,
+jr_encoder *jr_encoder_open(int width, int height, int quality, int subsample_444, int restart_rows,
                             char *err, size_t err_size) {
     if (width < 1 || height < 1 || width > JPEG_MAX_DIMENSION || height > JPEG_MAX_DIMENSION) {
         jr_copy_message("image size outside 1...65500", err, err_size);
@@ -590,6 +590,7 @@ jr_encoder *jr_encoder_open(int width, int height, int quality, int subsample_44
         cinfo->comp_info[ci].h_samp_factor = 1;
         cinfo->comp_info[ci].v_samp_factor = 1;
     }
+    cinfo->restart_in_rows = restart_rows > 0 ? restart_rows : 0;
     jpeg_start_compress(cinfo, TRUE);
     return enc;
 }

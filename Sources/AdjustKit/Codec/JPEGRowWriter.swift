@@ -3,8 +3,8 @@ import Foundation
 
 /// Encodes a JPEG row by row through libjpeg's API, so that rows can be compressed as they are
 /// rendered instead of after the whole image exists. The bytes are those `JPEGEncoder` writes
-/// for the same opaque pixels: baseline, 4:2:0 below quality 90 and 4:4:4 from 90, set up as
-/// TurboJPEG's `tjCompress2` does. One thread at a time.
+/// for the same opaque pixels (without restart markers, unless asked for): baseline, 4:2:0 below
+/// quality 90 and 4:4:4 from 90, set up as TurboJPEG's `tjCompress2` does. One thread at a time.
 final class JPEGRowWriter {
     /// Width × height of the image being written.
     let size: PixelSize
@@ -13,11 +13,13 @@ final class JPEGRowWriter {
 
     private let encoder: OpaquePointer
 
-    /// Starts a `size` image at `quality` (1…100).
-    init(size: PixelSize, quality: Int) throws(EncodeError) {
+    /// Starts a `size` image at `quality` (1…100); with `restartEachMCURow`, a restart marker
+    /// after every row of MCUs (`StripedJPEGEncoder` joins stripes at them).
+    init(size: PixelSize, quality: Int, restartEachMCURow: Bool = false) throws(EncodeError) {
         var message = [CChar](repeating: 0, count: 256)
         guard let encoder = jr_encoder_open(Int32(size.width), Int32(size.height), Int32(quality),
-                                            quality >= 90 ? 1 : 0, &message, message.count) else {
+                                            quality >= 90 ? 1 : 0, restartEachMCURow ? 1 : 0,
+                                            &message, message.count) else {
             throw EncodeError(description: "JPEG encoding failed: \(Self.trimmed(String(cString: message)))")
         }
         (self.size, self.encoder) = (size, encoder)

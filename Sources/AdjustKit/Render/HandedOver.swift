@@ -21,6 +21,9 @@
 ///   reads the results, or releases them, only after waiting on the job's group. (A `Mutex`
 ///   around the results was tried: Swift cannot see that a tile decoded from the shared handle
 ///   is a new value, so it refuses to send one through the lock.)
+/// - `StripedJPEGEncoder.encode`: each stripe writes only its own slot of the results, reads
+///   the raster (which does not change during the call) through the caller's `fill`, and the
+///   call is synchronous.
 /// Why not locks or copies instead: these are the per-pixel loops of every render, where raw
 /// pointers avoid an array's bounds checks and retains that show in the profiles.
 struct HandedOver<Value>: @unchecked Sendable {

@@ -331,21 +331,18 @@ package struct Renderer: Sendable {
         return rendering
     }
 
-    /// `rendering`'s raster (already oriented) as a JPEG, a row at a time.
+    /// `rendering`'s raster (already oriented) as a JPEG, in stripes on every core: the raster
+    /// is whole, so nothing is left to overlap the encode with (`StripedJPEGEncoder`).
     private func encoded(_ rendering: Rendering, quality: Int) throws -> EncodedRendering {
         let raster = rendering.image, size = rendering.image.size
-        let writer = try JPEGRowWriter(size: size, quality: quality)
-        let rgb = UnsafeMutablePointer<UInt8>.allocate(capacity: size.width * 3)
-        defer { rgb.deallocate() }
-        let working = rendering.workingSpace.fromByte
-        try raster.pixels.withUnsafeBufferPointer { rows in
-            for row in 0..<size.height {
+        let (working, space) = (rendering.workingSpace.fromByte, rendering.workingSpace)
+        let bytes = try raster.pixels.withUnsafeBufferPointer { rows throws(EncodeError) in
+            try StripedJPEGEncoder.encode(size: size, quality: quality, stripes: ChunkedRowPipeline.workers) { row, rgb in
                 JPEGEncoder.compositeOverBlack(rows.baseAddress! + row * size.width * 4, count: size.width, into: rgb,
-                                               working: working, space: rendering.workingSpace)
-                try writer.write(rows: rgb, stride: size.width * 3, count: 1)
+                                               working: working, space: space)
             }
         }
-        var encoded = EncodedRendering(bytes: try writer.finish(), format: .jpeg, size: size, notes: rendering.notes)
+        var encoded = EncodedRendering(bytes: bytes, format: .jpeg, size: size, notes: rendering.notes)
         encoded.decodeMs = rendering.decodeMs
         return encoded
     }
