@@ -72,18 +72,44 @@ package struct PortraitMatte: Equatable, Sendable {
     /// The value at (u, v) ∈ [0, 1]² of the stored image (bilinear, edges clamped).
     @inline(__always)
     func value(u: Float, v: Float) -> Float { GreyPlaneSampling.bilinear(values, size, u: u, v: v) }
+
+    /// The taps of u (`column: true`) or v along the matte's columns or rows, for `value(at:)`.
+    func taps(_ t: Float, column: Bool) -> GreyPlaneSampling.Tap {
+        GreyPlaneSampling.tap(t, count: column ? size.width : size.height)
+    }
+
+    /// `value(u:v:)` from taps found once (a row's pixels share v's, a column's share u's): the
+    /// same arithmetic, so the same value, without two divisions and two conversions a pixel.
+    @inline(__always)
+    func value(at column: GreyPlaneSampling.Tap, _ row: GreyPlaneSampling.Tap, in values: UnsafeBufferPointer<Float>) -> Float {
+        GreyPlaneSampling.blend(values, width: size.width, column: column, row: row)
+    }
 }
 
 /// Bilinear sampling of an auxiliary image's plane at a point of the stored image.
 enum GreyPlaneSampling {
+    /// One axis of a bilinear read: the two stored columns (or rows) about t ∈ [0, 1] (of
+    /// `count`, edges clamped) and the weight toward the second.
+    typealias Tap = (first: Int, second: Int, weight: Float)
+
+    @inline(__always)
+    static func tap(_ t: Float, count: Int) -> Tap {
+        let x = min(max(t * Float(count) - 0.5, 0), Float(count - 1))
+        let x0 = Int(x)
+        return (x0, min(x0 + 1, count - 1), x - Float(x0))
+    }
+
     @inline(__always)
     static func bilinear(_ values: [Float], _ size: PixelSize, u: Float, v: Float) -> Float {
-        let x = min(max(u * Float(size.width) - 0.5, 0), Float(size.width - 1))
-        let y = min(max(v * Float(size.height) - 0.5, 0), Float(size.height - 1))
-        let (x0, y0) = (Int(x), Int(y))
-        let (x1, y1) = (min(x0 + 1, size.width - 1), min(y0 + 1, size.height - 1))
-        let (fx, fy) = (x - Float(x0), y - Float(y0))
-        let w = size.width
+        values.withUnsafeBufferPointer {
+            blend($0, width: size.width, column: tap(u, count: size.width), row: tap(v, count: size.height))
+        }
+    }
+
+    /// Across each of the two rows, then down.
+    @inline(__always)
+    static func blend(_ values: UnsafeBufferPointer<Float>, width w: Int, column: Tap, row: Tap) -> Float {
+        let (x0, x1, fx) = column, (y0, y1, fy) = row
         let top = values[y0 * w + x0] + (values[y0 * w + x1] - values[y0 * w + x0]) * fx
         let bottom = values[y1 * w + x0] + (values[y1 * w + x1] - values[y1 * w + x0]) * fx
         return top + (bottom - top) * fy

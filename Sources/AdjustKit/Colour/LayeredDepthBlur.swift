@@ -160,9 +160,12 @@ struct LayeredDepthBlur: NeighbourhoodKernel {
                 columnWeights.withUnsafeBufferPointer { weights in
                     blockTaps.withUnsafeBufferPointer { blockTaps in
                         blockWeights.withUnsafeBufferPointer { blockWeights in
-                            run(rows: rows, columns: columns, input: input, output: output,
-                                lookup: Lookup(table: table, shares: shares, taps: taps, weights: weights, blockTaps: blockTaps,
-                                               blockWeights: blockWeights, matte: depth.matte, imageSize: imageSize))
+                            (depth.matte?.values ?? []).withUnsafeBufferPointer { matteValues in
+                                run(rows: rows, columns: columns, input: input, output: output,
+                                    lookup: Lookup(table: table, shares: shares, taps: taps, weights: weights, blockTaps: blockTaps,
+                                                   blockWeights: blockWeights, matte: depth.matte, matteValues: matteValues,
+                                                   imageSize: imageSize))
+                            }
                         }
                     }
                 }
@@ -176,20 +179,31 @@ struct LayeredDepthBlur: NeighbourhoodKernel {
         let shares: UnsafeBufferPointer<SIMD2<Float>>
         let taps: UnsafeBufferPointer<Int32>, weights: UnsafeBufferPointer<Float>
         let blockTaps: UnsafeBufferPointer<Int32>, blockWeights: UnsafeBufferPointer<Float>
-        let matte: PortraitMatte?
+        let matte: PortraitMatte?, matteValues: UnsafeBufferPointer<Float>
         let imageSize: PixelSize
 
+        /// The matte's taps at the centres of image columns `columns` (nil without a matte), found
+        /// once for a run's rows.
+        func matteColumns(_ columns: Range<Int>) -> [GreyPlaneSampling.Tap]? {
+            matte.map { matte in columns.map { matte.taps((Float($0) + 0.5) / Float(imageSize.width), column: true) } }
+        }
+
+        /// The matte's taps at the centre of image row y.
+        func matteRow(_ y: Int) -> GreyPlaneSampling.Tap? {
+            matte?.taps((Float(y) + 0.5) / Float(imageSize.height), column: false)
+        }
+
         /// Pixel x's sharp share and grain amount (`row`: the depth map's columns at its row's
-        /// centre y + ½), with the matte's share as `membership`.
+        /// centre y + ½), with the matte's share at the pixel (its taps, nil without a matte) as
+        /// `membership`.
         @inline(__always)
-        func share(x: Int, y: Int, row: UnsafeMutablePointer<Float>, last: Int) -> (sharp: Float, grain: Float) {
+        func share(x: Int, row: UnsafeMutablePointer<Float>, last: Int,
+                   person: (column: GreyPlaneSampling.Tap, row: GreyPlaneSampling.Tap)?) -> (sharp: Float, grain: Float) {
             let (x0, f) = (Int(taps[x]), weights[x])
             let value = row[x0] + (row[min(x0 + 1, last)] - row[x0]) * f
             let entry = shares[Int(min(max(value, 0), 1) * LayeredDepthBlur.steps + 0.5)]
             var sharp = entry.x
-            if let matte {
-                sharp = max(sharp, matte.value(u: (Float(x) + 0.5) / Float(imageSize.width), v: (Float(y) + 0.5) / Float(imageSize.height)))
-            }
+            if let matte, let person { sharp = max(sharp, matte.value(at: person.column, person.row, in: matteValues)) }
             return (sharp, (1 - sharp) * entry.y)
         }
 
@@ -401,6 +415,7 @@ struct LayeredDepthBlur: NeighbourhoodKernel {
             let (c0, c1, f) = Self.bilinear(offset + x, cell: c, count: gridW)
             return (Int32((c0 - needX.lowerBound) * 4), Int32((c1 - needX.lowerBound) * 4), f)
         }
+        let matteColumns = lookup.matteColumns((offset + columns.lowerBound)..<(offset + columns.upperBound)) ?? []
         let grainColumns = UnsafeMutablePointer<Float>.allocate(capacity: columns.count + 1)
         let (behindRow, frontRow) = (UnsafeMutablePointer<Float>.allocate(capacity: nw * 4), UnsafeMutablePointer<Float>.allocate(capacity: nw * 4))
         defer { grainColumns.deallocate(); behindRow.deallocate(); frontRow.deallocate() }
@@ -409,6 +424,7 @@ struct LayeredDepthBlur: NeighbourhoodKernel {
             let (source, target) = (input.row(y), output(y))
             moveRow(to: Float(y) + 0.5)
             DepthBlurGrain.columnSums(y: y, x: offset + columns.lowerBound, count: columns.count + 1, into: grainColumns)
+            let matteRow = lookup.matteRow(y)
             let (cy0, cy1, fy) = Self.bilinear(y, cell: c, count: gridH)
             let (r0, r1) = ((cy0 - needY.lowerBound) * nw * 4, (cy1 - needY.lowerBound) * nw * 4)
             // The planes' two cell rows blended down once per row: a pixel then blends across only.
@@ -417,8 +433,8 @@ struct LayeredDepthBlur: NeighbourhoodKernel {
             }
             for x in columns {
                 let (p, o) = (source + x * 3, target + x * 3)
-                let m = lookup.share(x: offset + x, y: y, row: row, last: depthW - 1)
                 let j = x - columns.lowerBound
+                let m = lookup.share(x: offset + x, row: row, last: depthW - 1, person: matteRow.map { (matteColumns[j], $0) })
                 let (cx0, cx1, fx) = taps[j]
                 // A plane's light and coverage at the pixel, the four channels at once.
                 @inline(__always) func read(_ row: UnsafeMutablePointer<Float>) -> SIMD4<Float> {
