@@ -362,9 +362,10 @@ final class ModernColourModelTests: XCTestCase {
 private extension SmartToneModel {
     /// `local` on one pixel, a chunk of one group.
     func local(_ r: inout Float, _ g: inout Float, _ b: inout Float, b0: Float, b1: Float) {
-        let planes = [Lanes(repeating: b0), Lanes(repeating: b1)]
         RGBPlanes.withPixel(&r, &g, &b) { chunk in
-            planes.withUnsafeBufferPointer { local(chunk, b0: $0.baseAddress!, b1: $0.baseAddress! + 1) }
+            withUnsafePointer(to: Lanes(repeating: b0)) { b0 in
+                withUnsafePointer(to: Lanes(repeating: b1)) { b1 in local(chunk, b0: b0, b1: b1) }
+            }
         }
     }
 

@@ -17,7 +17,6 @@ import Foundation
 /// Below the table: x ≤ 0 gives 0 (as `LaneMath.pow`), and 0 < x < 2⁻²⁰ reads as 2⁻²⁰ (a colour
 /// whose every LMS value is under 10⁻⁶ is black to a 16-bit code); x ≥ 2 reads as just below 2.
 struct LanePowerTable: Sendable {
-    let power: Double
     /// For each bucket: x^p at its lowest Float, and the slope of x^p per unit of its low 16 bits
     /// (the chord to the next bucket's lowest Float, so the reading is continuous).
     private let values: [Float], slopes: [Float]
@@ -28,8 +27,8 @@ struct LanePowerTable: Sendable {
     private static let lowest = Float(bitPattern: UInt32(firstBucket) << 16)
     private static let highest = Float(2).nextDown
 
+    /// The table of x^`power`.
     init(power: Double) {
-        self.power = power
         let lowestFloat = { (i: Int) in Double(Float(bitPattern: UInt32(Int(Self.firstBucket) + i) << 16)) }
         let exact = (0...Self.buckets).map { Foundation.pow(lowestFloat($0), power) }
         values = (0..<Self.buckets).map { Float(exact[$0]) }

@@ -260,9 +260,10 @@ private struct SmartToneKernel: StoredPositionalKernel {
 
     func apply(_ r: inout Float, _ g: inout Float, _ b: inout Float, u: Float, v: Float) {
         let (b0, b1) = map.planes(u: u, v: v)
-        let planes = [Lanes(repeating: b0), Lanes(repeating: b1)]
         RGBPlanes.withPixel(&r, &g, &b) { chunk in
-            planes.withUnsafeBufferPointer { run(chunk, b0: $0.baseAddress!, b1: $0.baseAddress! + 1) }
+            withUnsafePointer(to: Lanes(repeating: b0)) { b0 in
+                withUnsafePointer(to: Lanes(repeating: b1)) { b1 in run(chunk, b0: b0, b1: b1) }
+            }
         }
     }
 
