@@ -106,20 +106,35 @@ struct GridRowSampling<Texels: TexelReader> {
         while lo < hi { let tap = topLeftTap(lo); guard !tapsInside(tap) else { break }; sampleOutside(lo, tap); lo += 1 }
         while hi > lo { let tap = topLeftTap(hi - 1); guard !tapsInside(tap) else { break }; sampleOutside(hi - 1, tap); hi -= 1 }
         guard lo < hi else { return hi..<hi }
+        return TapBlock.withTapBlock { block in sampleInterior(lo..<hi, bytes, block) }
+    }
+
+    /// `sampleEach`'s run whose taps all lie inside, its taps laid out in `block`.
+    @inline(__always)
+    private func sampleInterior(_ run: Range<Int>, _ bytes: OpaqueByteRow?, _ block: TapBlock) -> Range<Int> {
+        let (lo, hi) = (run.lowerBound, run.upperBound)
         var taps = InteriorTaps(positions: positions, left: left, window: window, texels: texels, centreX: centreX,
-                                columns: lo..<hi)
+                                columns: lo..<hi, block: block)
         // All four taps exist, so their weights sum to 1. With whole coverage and no kernel
         // after, `store` would compute alpha 1 and copy the colour: that is written directly.
         let whole = (lo..<hi).clamped(to: fullCoverageColumns)
         let opaque = coverY == 1 && !hasOutputKernels && !whole.isEmpty ? whole : hi..<hi
         for i in lo..<opaque.lowerBound { let c = taps.sample(i); store(i, c.0, c.1, c.2, 1) }
         if let bytes {
-            var p = bytes.pixels + opaque.lowerBound &* 4
-            for i in opaque {
-                taps.prefetch(i)
-                let c = taps.sample(i)
-                bytes.write(c, at: p)
-                p += 4
+            // A block's colours first, then their codes: in one loop, each pixel's code waited
+            // on its own sum, and the quantizer's loads on the code's bucket, a chain too long
+            // for the processor to overlap more than a pixel or two.
+            var start = opaque.lowerBound
+            while start < opaque.upperBound {
+                let count = min(TapBlock.columns, opaque.upperBound &- start)
+                var c = block.colours
+                for i in start..<(start &+ count) {
+                    taps.prefetch(i)
+                    (c[0], c[1], c[2]) = taps.sample(i)
+                    c += 4
+                }
+                bytes.write(block.colours, count: count, at: bytes.pixels + start &* 4)
+                start &+= count
             }
         } else {
             var o = out + opaque.lowerBound &* 4
@@ -248,21 +263,37 @@ struct RowPositions {
 
 /// Where a row's opaque run goes straight to output bytes (`OutputRowSampler.sampleRow`): the
 /// row's RGBA8 pixels and the quantizer that codes them. An opaque pixel's bytes are exactly what
-/// quantizing its floats would give (alpha 1 codes to 255), without the floats' round trip.
-/// Only for the linear space and texels whose samples are finite (`code(finite:)`).
+/// quantizing its floats would give (alpha 1 codes to 255), without the floats' round trip (for
+/// a SmartTone HEIC, that round trip and its alpha's coding were a fifth of adjust's own work).
+/// Only for the linear space. Texels whose samples are finite skip the NaN test
+/// (`code(finite:)`); others (rows through stored-frame kernels) keep it (`code`).
 struct OpaqueByteRow {
     let pixels: UnsafeMutablePointer<UInt8>
     let quantizer: ByteQuantizer.Bound
+    private let finite: Bool
 
     init?<Texels: TexelReader>(pixels: UnsafeMutablePointer<UInt8>, quantizer: ByteQuantizer.Bound, texels: Texels.Type) {
-        guard quantizer.linear, Texels.samplesAreFinite else { return nil }
-        (self.pixels, self.quantizer) = (pixels, quantizer)
+        guard quantizer.linear else { return nil }
+        (self.pixels, self.quantizer, finite) = (pixels, quantizer, Texels.samplesAreFinite)
+    }
+
+    @inline(__always)
+    private func code(_ value: Float) -> UInt8 { finite ? quantizer.code(finite: value) : quantizer.code(value) }
+
+    /// `count` opaque pixels' bytes from `p` on: their colours (`colours`, four floats a pixel,
+    /// the fourth unread) coded, alpha 255.
+    @inline(__always)
+    func write(_ colours: UnsafeMutablePointer<Float>, count: Int, at p: UnsafeMutablePointer<UInt8>) {
+        var (c, p) = (colours, p)
+        for _ in 0..<count {
+            p[0] = code(c[0]); p[1] = code(c[1]); p[2] = code(c[2]); p[3] = 255
+            c += 4; p += 4
+        }
     }
 
     /// An opaque pixel's bytes at `p`: its colour coded, alpha 255.
     @inline(__always)
     func write(_ colour: (Float, Float, Float), at p: UnsafeMutablePointer<UInt8>) {
-        p[0] = quantizer.code(finite: colour.0); p[1] = quantizer.code(finite: colour.1)
-        p[2] = quantizer.code(finite: colour.2); p[3] = 255
+        p[0] = code(colour.0); p[1] = code(colour.1); p[2] = code(colour.2); p[3] = 255
     }
 }

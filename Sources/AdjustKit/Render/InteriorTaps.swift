@@ -11,6 +11,11 @@ import CSamplerIntrinsics
 /// - the range checks of ⌊fx⌋ and ⌊fy⌋: inside, both are ≥ 0 and small, where ⌊x⌋ is the
 ///   truncation (`adjust_truncate`).
 ///
+/// The positions and weights are laid out a block of columns at a time (`adjust_row_taps`, the
+/// same operations in the same order, two columns an instruction), and the taps then read from
+/// the block: computed pixel by pixel, with each pixel's loads waiting on its own conversions,
+/// they were half of a straighten's sampling time.
+///
 /// A rotation walks the source diagonally, which the hardware prefetchers do not follow, so
 /// `prefetch` asks for the cache lines a few dozen pixels ahead.
 struct InteriorTaps<Texels: TexelReader> {
@@ -28,32 +33,48 @@ struct InteriorTaps<Texels: TexelReader> {
     /// The previous pixel's left tap column and its right taps' colours.
     private var lastX = Int.min
     private var right0: (Float, Float, Float) = (0, 0, 0), right1: (Float, Float, Float) = (0, 0, 0)
+    /// The columns [blockStart, blockEnd) of the run whose taps are laid out in `block`.
+    private let block: TapBlock
+    private var blockStart = 0, blockEnd = 0
 
     /// Pixels this far ahead are prefetched, every `prefetchStride`th pixel (measured on the
     /// straighten bench case: a third of the loop's time went on the lower row's misses without).
     private static var prefetchAhead: Int { 48 }
     private static var prefetchStride: Int { 8 }
 
-    /// `positions` is the row's (`GridRowSampling`'s); `columns` is the interior run.
+    /// `positions` is the row's (`GridRowSampling`'s); `columns` is the interior run; `block`
+    /// is room for the taps of a block of its columns, the caller's.
     init(positions: RowPositions, left: Int, window: SourceRowWindow<Texels.Element>, texels: Texels,
-         centreX: UnsafeBufferPointer<Double>, columns: Range<Int>) {
+         centreX: UnsafeBufferPointer<Double>, columns: Range<Int>, block: TapBlock) {
         (self.positions, self.left, self.window, self.texels, self.centreX) = (positions, left, window, texels, centreX)
         last = columns.upperBound - 1
+        self.block = block
         (row0, row1) = (window.row(window.top), window.row(window.top))
     }
 
-    /// Column i's top-left tap and weights: `GridRowSampling.topLeftTap`'s arithmetic.
+    /// Column i's top-left tap (for a prefetch): `GridRowSampling.topLeftTap`'s arithmetic.
     @inline(__always)
-    private func tap(_ i: Int) -> (x0: Int, y0: Int, wx: Float, wy: Float) {
+    private func tap(_ i: Int) -> (x0: Int, y0: Int) {
         let (fx, fy) = positions.source(centreX[i])
-        let (x0, y0) = (adjust_truncate(fx), adjust_truncate(fy))
-        return (x0, y0, Float(fx - Double(x0)), Float(fy - Double(y0)))
+        return (adjust_truncate(fx), adjust_truncate(fy))
     }
 
-    /// Column i's sample: the four taps' weighted sum in `OutputRowSampler.blend`'s order.
+    /// Lays out the taps of the block of columns from i (`adjust_row_taps`).
+    @inline(never)
+    private mutating func layOutBlock(from i: Int) {
+        let count = min(TapBlock.columns, last + 1 - i)
+        adjust_row_taps(centreX.baseAddress! + i, count, positions.a, positions.cqy, positions.b, positions.dqy,
+                        positions.sourceHeight, block.x0, block.y0, block.weights)
+        (blockStart, blockEnd) = (i, i + count)
+    }
+
+    /// Column i's sample (i in the run): the four taps' weighted sum in `OutputRowSampler.blend`'s
+    /// order.
     @inline(__always)
     mutating func sample(_ i: Int) -> (Float, Float, Float) {
-        let (x0, y0, wx, wy) = tap(i)
+        if i >= blockEnd || i < blockStart { layOutBlock(from: i) }
+        let k = i &- blockStart
+        let (x0, y0, w) = (Int(block.x0[k]), Int(block.y0[k]), block.weights + k &* 4)
         if y0 != rowY {
             (row0, row1, rowY) = (window.row(y0), window.row(y0 &+ 1), y0)
             lastX = .min
@@ -62,7 +83,7 @@ struct InteriorTaps<Texels: TexelReader> {
         let (c00, c01) = x0 == lastX &+ 1 ? (right0, right1) : (texels.working(p0), texels.working(p1))
         let (c10, c11) = (texels.working(p0 + 3), texels.working(p1 + 3))
         (lastX, right0, right1) = (x0, c10, c11)
-        return OutputRowSampler.weightedSum(c00, c10, c01, c11, (1 - wx) * (1 - wy), wx * (1 - wy), (1 - wx) * wy, wx * wy)
+        return OutputRowSampler.weightedSum(c00, c10, c01, c11, w[0], w[1], w[2], w[3])
     }
 
     /// Asks for the cache lines of the taps `prefetchAhead` pixels on, every `prefetchStride`th
@@ -73,5 +94,27 @@ struct InteriorTaps<Texels: TexelReader> {
         let ahead = tap(min(i + Self.prefetchAhead, last))
         adjust_prefetch(window.row(ahead.y0) + (ahead.x0 &- left) &* 3)
         adjust_prefetch(window.row(ahead.y0 &+ 1) + (ahead.x0 &- left) &* 3)
+    }
+}
+
+/// Room for one block of a run's taps (`InteriorTaps`): each column's top-left tap and its four
+/// weights, on the stack of the run's caller (`withTapBlock`).
+struct TapBlock {
+    /// Columns a block holds: its 2.5 KB stay in the first-level cache beside the rows.
+    static var columns: Int { 64 }
+    let x0: UnsafeMutablePointer<Int32>, y0: UnsafeMutablePointer<Int32>
+    /// w00, w10, w01, w11 of each column, in turn.
+    let weights: UnsafeMutablePointer<Float>
+    /// Room for the block's samples, four floats a column (`GridRowSampling.sampleInterior`).
+    let colours: UnsafeMutablePointer<Float>
+
+    /// Runs `body` with a block's room, on the stack.
+    @inline(__always)
+    static func withTapBlock<R>(_ body: (TapBlock) -> R) -> R {
+        withUnsafeTemporaryAllocation(byteCount: 40 * columns, alignment: 16) { room in
+            let taps = room.baseAddress!.bindMemory(to: Int32.self, capacity: 2 * columns)
+            let floats = (room.baseAddress! + 8 * columns).bindMemory(to: Float.self, capacity: 8 * columns)
+            return body(TapBlock(x0: taps, y0: taps + columns, weights: floats, colours: floats + 4 * columns))
+        }
     }
 }

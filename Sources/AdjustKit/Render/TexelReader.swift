@@ -2,7 +2,7 @@
 protocol TexelReader {
     associatedtype Element
     func working(_ pixel: UnsafeMutablePointer<Element>) -> (Float, Float, Float)
-    /// Every texel, and so every blend of texels, is finite (`OpaqueByteRow`).
+    /// Every texel, and so every blend of texels, is finite: `OpaqueByteRow` skips the NaN test.
     static var samplesAreFinite: Bool { get }
 }
 
