@@ -542,7 +542,7 @@ static void jr_dest_term(j_compress_ptr cinfo) {
 }
 
 jr_encoder *jr_encoder_open(int width, int height, int quality, int subsample_444, int restart_rows,
-                            char *err, size_t err_size) {
+                            int rgbx, char *err, size_t err_size) {
     if (width < 1 || height < 1 || width > JPEG_MAX_DIMENSION || height > JPEG_MAX_DIMENSION) {
         jr_copy_message("image size outside 1...65500", err, err_size);
         return NULL;
@@ -576,8 +576,10 @@ jr_encoder *jr_encoder_open(int width, int height, int quality, int subsample_44
     struct jpeg_compress_struct *cinfo = &enc->cinfo;
     cinfo->image_width = (JDIMENSION)width;
     cinfo->image_height = (JDIMENSION)height;
-    cinfo->in_color_space = JCS_RGB;
-    cinfo->input_components = 3;
+    /* RGBX: libjpeg-turbo converts it to YCbCr with the same arithmetic as RGB, the fourth byte
+     * skipped, so the coefficients and the file are the same. */
+    cinfo->in_color_space = rgbx ? JCS_EXT_RGBX : JCS_RGB;
+    cinfo->input_components = rgbx ? 4 : 3;
     jpeg_set_defaults(cinfo);
     jpeg_set_quality(cinfo, quality, TRUE);
     /* Not ISLOW throughout: without TJFLAG_ACCURATEDCT TurboJPEG takes the fast integer DCT

@@ -110,7 +110,8 @@ final class JPEGRegionReaderTests: XCTestCase {
     // MARK: - Writer
 
     /// Same bytes as `JPEGEncoder` (TurboJPEG) at 4:2:0 with the fast DCT, 4:4:4 with the fast DCT,
-    /// and 4:4:4 with the accurate DCT, written in uneven batches of rows.
+    /// and 4:4:4 with the accurate DCT, written in uneven batches of rows, from RGB rows and from
+    /// RGBX rows (whose fourth bytes, here varied, are ignored).
     func testRowWriterWritesJPEGEncodersBytes() throws {
         let size = PixelSize(width: 593, height: 402)
         let rgb = try JPEGDecoder().decode(Self.madeJPEG(size: size, subsampling: TJSAMP_444)).pixels
@@ -119,19 +120,61 @@ final class JPEGRegionReaderTests: XCTestCase {
             for c in 0..<3 { rgba.pixels[i * 4 + c] = rgb[i * 3 + c] }
             rgba.pixels[i * 4 + 3] = 255
         }
+        var rgbx = rgba.pixels
+        for i in 0..<size.pixelCount { rgbx[i * 4 + 3] = UInt8(truncatingIfNeeded: i &* 37) }
         for quality in [75, 92, 97] {
-            let writer = try JPEGRowWriter(size: size, quality: quality)
-            try rgb.withUnsafeBufferPointer { source in
+          for (bytesPerPixel, rows) in [(3, rgb), (4, rgbx)] {
+            let writer = try JPEGRowWriter(size: size, quality: quality, bytesPerPixel: bytesPerPixel)
+            let stride = size.width * bytesPerPixel
+            try rows.withUnsafeBufferPointer { source in
                 for (start, count) in [(0, 1), (1, 15), (16, 100), (116, 286)] {
-                    try writer.write(rows: source.baseAddress! + start * size.width * 3, stride: size.width * 3, count: count)
+                    try writer.write(rows: source.baseAddress! + start * stride, stride: stride, count: count)
                 }
             }
             let written = try writer.finish()
-            XCTAssertEqual(written, try JPEGEncoder.encode(rgba, quality: quality), "quality \(quality)")
+            XCTAssertEqual(written, try JPEGEncoder.encode(rgba, quality: quality), "quality \(quality), \(bytesPerPixel) bytes a pixel")
             let decoded = try JPEGDecoder().decode(written)
             XCTAssertEqual(decoded.size, size)
             let worst = zip(decoded.pixels, rgb).map { abs(Int($0) - Int($1)) }.max() ?? 0
             XCTAssertLessThan(worst, quality >= 90 ? 40 : 80, "quality \(quality)")
+          }
+        }
+    }
+
+    /// An opaque RGBA row goes to an RGBX writer as it is; a row with a pixel not opaque goes
+    /// composited into the scratch row, each pixel as `compositeOverBlack` makes it for RGB.
+    func testRowOverBlackPassesOpaqueRowsAndCompositesOthers() {
+        let width = 37
+        var row = (0..<(width * 4)).map { UInt8(truncatingIfNeeded: $0 &* 29) }
+        for x in 0..<width { row[x * 4 + 3] = 255 }
+        var scratch = [UInt8](repeating: 7, count: width * 4)
+        let space = WorkingSpace.linear
+        row.withUnsafeBufferPointer { source in
+            scratch.withUnsafeMutableBufferPointer { room in
+                let out = JPEGEncoder.rowOverBlack(source.baseAddress!, count: width, scratch: room.baseAddress!,
+                                                   working: space.fromByte, space: space)
+                XCTAssertEqual(out, source.baseAddress!, "an opaque row is passed as it is")
+            }
+        }
+        for alpha: UInt8 in [0, 1, 128, 200] {
+            var partial = row
+            partial[13 * 4 + 3] = alpha
+            var rgb = [UInt8](repeating: 0, count: width * 3)
+            partial.withUnsafeBufferPointer { source in
+                rgb.withUnsafeMutableBufferPointer {
+                    JPEGEncoder.compositeOverBlack(source.baseAddress!, count: width, into: $0.baseAddress!,
+                                                   working: space.fromByte, space: space)
+                }
+                scratch.withUnsafeMutableBufferPointer { room in
+                    let out = JPEGEncoder.rowOverBlack(source.baseAddress!, count: width, scratch: room.baseAddress!,
+                                                       working: space.fromByte, space: space)
+                    XCTAssertEqual(out, UnsafePointer(room.baseAddress!), "alpha \(alpha): composited into the scratch row")
+                }
+            }
+            for x in 0..<width {
+                XCTAssertEqual(Array(scratch[(x * 4)..<(x * 4 + 3)]), Array(rgb[(x * 3)..<(x * 3 + 3)]), "alpha \(alpha), pixel \(x)")
+            }
+            XCTAssertNotEqual(rgb[13 * 3..<13 * 3 + 3], partial[13 * 4..<13 * 4 + 3], "alpha \(alpha): the pixel is composited")
         }
     }
 

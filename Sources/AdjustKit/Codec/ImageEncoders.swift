@@ -61,19 +61,37 @@ package enum JPEGEncoder {
 
 extension JPEGEncoder {
     /// RGBA pixels → RGB over black, compositing in the working space (`working` is
-    /// `space.fromByte`); opaque pixels are copied.
+    /// `space.fromByte`); opaque pixels are copied. With `bytesPerPixel` 4 the output is RGBX
+    /// (`JPEGRowWriter(bytesPerPixel: 4)`), its fourth bytes left as they are.
     static func compositeOverBlack(_ rgba: UnsafePointer<UInt8>, count: Int, into rgb: UnsafeMutablePointer<UInt8>,
-                                   working: [Float], space: WorkingSpace) {
+                                   bytesPerPixel: Int = 3, working: [Float], space: WorkingSpace) {
         for i in 0..<count {
-            let alpha = rgba[i * 4 + 3]
+            let (pixel, out) = (rgba + i * 4, rgb + i * bytesPerPixel)
+            let alpha = pixel[3]
             if alpha == 255 {
-                rgb[i * 3] = rgba[i * 4]; rgb[i * 3 + 1] = rgba[i * 4 + 1]; rgb[i * 3 + 2] = rgba[i * 4 + 2]
+                out[0] = pixel[0]; out[1] = pixel[1]; out[2] = pixel[2]
                 continue
             }
             for c in 0..<3 {
-                rgb[i * 3 + c] = space.byte(working[Int(rgba[i * 4 + c])] * Float(alpha) / 255)
+                out[c] = space.byte(working[Int(pixel[c])] * Float(alpha) / 255)
             }
         }
+    }
+
+    /// An RGBA row over black for `JPEGRowWriter(bytesPerPixel: 4)`: the row itself where every
+    /// pixel is opaque (nearly every row of a render), which the encoder then reads without a
+    /// copy; else the row composited into `scratch` (`compositeOverBlack`).
+    static func rowOverBlack(_ rgba: UnsafePointer<UInt8>, count: Int, scratch: UnsafeMutablePointer<UInt8>,
+                             working: [Float], space: WorkingSpace) -> UnsafePointer<UInt8> {
+        // Every pixel's alpha is 255 exactly when the AND of its 32-bit words has 255 at the
+        // alpha byte (a loop the compiler vectorizes, where a test a pixel did not).
+        var all = UInt32.max
+        let words = UnsafeRawPointer(rgba)
+        for i in 0..<count { all &= words.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self) }
+        let alphaMask = UInt32(littleEndian: 0xFF00_0000)
+        if all & alphaMask == alphaMask { return rgba }
+        compositeOverBlack(rgba, count: count, into: scratch, bytesPerPixel: 4, working: working, space: space)
+        return UnsafePointer(scratch)
     }
 }
 

@@ -13,25 +13,31 @@ final class JPEGRowWriter {
 
     private let encoder: OpaquePointer
 
+    /// The bytes of one pixel of the rows `write` takes: 3 (RGB), or 4 (RGBX, the fourth byte
+    /// ignored: an opaque RGBA row goes in as it is, without a copy).
+    let bytesPerPixel: Int
+
     /// Starts a `size` image at `quality` (1…100); with `restartEachMCURow`, a restart marker
-    /// after every row of MCUs (`StripedJPEGEncoder` joins stripes at them).
-    init(size: PixelSize, quality: Int, restartEachMCURow: Bool = false) throws(EncodeError) {
+    /// after every row of MCUs (`StripedJPEGEncoder` joins stripes at them). The file is the
+    /// same for the same RGB, whatever `bytesPerPixel`.
+    init(size: PixelSize, quality: Int, restartEachMCURow: Bool = false, bytesPerPixel: Int = 3) throws(EncodeError) {
+        precondition(bytesPerPixel == 3 || bytesPerPixel == 4, "\(bytesPerPixel) bytes a pixel")
         var message = [CChar](repeating: 0, count: 256)
         guard let encoder = jr_encoder_open(Int32(size.width), Int32(size.height), Int32(quality),
                                             quality >= 90 ? 1 : 0, restartEachMCURow ? 1 : 0,
-                                            &message, message.count) else {
+                                            bytesPerPixel == 4 ? 1 : 0, &message, message.count) else {
             throw EncodeError(description: "JPEG encoding failed: \(Self.trimmed(String(cString: message)))")
         }
-        (self.size, self.encoder) = (size, encoder)
+        (self.size, self.encoder, self.bytesPerPixel) = (size, encoder, bytesPerPixel)
     }
 
     deinit { jr_encoder_close(encoder) }
 
-    /// Compresses the next `count` rows of RGB pixels (3 bytes each, `size.width` a row), rows
-    /// `stride` bytes apart.
+    /// Compresses the next `count` rows (`bytesPerPixel` bytes a pixel, `size.width` a row),
+    /// rows `stride` bytes apart.
     func write(rows: UnsafePointer<UInt8>, stride: Int, count: Int) throws(EncodeError) {
         precondition(count >= 0 && count <= size.height - nextRow, "\(count) rows from row \(nextRow) of \(size.height)")
-        precondition(stride >= size.width * 3, "stride \(stride) under \(size.width) pixels")
+        precondition(stride >= size.width * bytesPerPixel, "stride \(stride) under \(size.width) pixels")
         guard jr_encoder_write(encoder, rows, stride, Int32(count)) == Int32(JR_OK) else { throw failure() }
         nextRow += count
     }

@@ -315,13 +315,13 @@ package struct Renderer: Sendable {
             return try encoded(render(plan, pixels: pixels, program: program), quality: quality)
         }
         let size = plan.outputSize
-        let writer = try JPEGRowWriter(size: size, quality: quality)
-        let rgb = UnsafeMutablePointer<UInt8>.allocate(capacity: size.width * 3)
-        defer { rgb.deallocate() }
+        let writer = try JPEGRowWriter(size: size, quality: quality, bytesPerPixel: 4)
+        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: size.width * 4)
+        defer { scratch.deallocate() }
         let working = program.space.fromByte
         let decoded = try run(FusedRenderer(plan: plan, program: program, decoder: decoder), pixels: pixels) { _, row in
-            JPEGEncoder.compositeOverBlack(row, count: size.width, into: rgb, working: working, space: program.space)
-            try writer.write(rows: rgb, stride: size.width * 3, count: 1)
+            let rgbx = JPEGEncoder.rowOverBlack(row, count: size.width, scratch: scratch, working: working, space: program.space)
+            try writer.write(rows: rgbx, stride: size.width * 4, count: 1)
         }
         var rendering = EncodedRendering(bytes: try writer.finish(), format: .jpeg, size: size,
                                          approximations: program.approximations,

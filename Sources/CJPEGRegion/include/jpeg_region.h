@@ -91,12 +91,13 @@ void jr_decoder_close(jr_decoder *dec);
 
 /* A baseline JPEG encoder set up as TurboJPEG's tjCompress2 would be for TJPF_RGB input,
  * 4:4:4 or 4:2:0 and flags 0, so that the bytes are the same; with `restart_rows` > 0, a
- * restart marker every that many rows of MCUs (which tjCompress2 never writes). Returns NULL
- * with `err` set on failure. */
+ * restart marker every that many rows of MCUs (which tjCompress2 never writes). With `rgbx`,
+ * the rows hold 4 bytes a pixel, the fourth ignored (the same file for the same RGB). Returns
+ * NULL with `err` set on failure. */
 jr_encoder *jr_encoder_open(int width, int height, int quality, int subsample_444, int restart_rows,
-                            char *err, size_t err_size);
+                            int rgbx, char *err, size_t err_size);
 
-/* Compresses the next `rows` RGB rows (3 bytes a pixel), `stride` bytes apart. */
+/* Compresses the next `rows` rows (RGB, or RGBX when opened so), `stride` bytes apart. */
 int jr_encoder_write(jr_encoder *enc, const unsigned char *rgb, size_t stride, int rows);
 
 /* After every row is written: completes the file. *out stays owned by the encoder and valid
