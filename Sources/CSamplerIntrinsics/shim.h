@@ -23,8 +23,8 @@ static inline long adjust_truncate(double value) { return (long)value; }
 // C because this loop is what the compiler turns into SSE2 (two columns an instruction): its
 // conversions are plain casts, where Swift's Int32(_:) traps out of range, a branch that keeps
 // the loop scalar; and because Swift's SIMD conversions with a rounding rule went lane by lane,
-// four times slower than the scalar loop. Measured on a straighten's rows: the positions of a
-// row went from about half its sampling time to a sixth.
+// four times slower than the scalar loop. Measured in a standalone copy of the straighten's loop
+// (docs/benchmark.md, run G): the positions went from about half of its time to a sixth.
 static inline void adjust_row_taps(const double *centre_x, long count, double a, double cqy, double b,
                                    double dqy, double height, int32_t *x0, int32_t *y0, float *weights) {
 #pragma clang fp contract(off)

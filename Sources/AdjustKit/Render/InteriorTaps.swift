@@ -14,7 +14,7 @@ import CSamplerIntrinsics
 /// The positions and weights are laid out a block of columns at a time (`adjust_row_taps`, the
 /// same operations in the same order, two columns an instruction), and the taps then read from
 /// the block: computed pixel by pixel, with each pixel's loads waiting on its own conversions,
-/// they were half of a straighten's sampling time.
+/// they were half the time of a standalone copy of a straighten's loop (docs/benchmark.md, run G).
 ///
 /// A rotation walks the source diagonally, which the hardware prefetchers do not follow, so
 /// `prefetch` asks for the cache lines a few dozen pixels ahead.
