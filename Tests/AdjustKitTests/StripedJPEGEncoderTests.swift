@@ -15,8 +15,8 @@ final class StripedJPEGEncoderTests: XCTestCase {
                 let whole = try Self.encodeWhole(rgb, size: size, quality: quality, restarts: true)
                 for stripes in [1, 2, 3, 7, 12] {
                     let joined = try rgb.withUnsafeBufferPointer { source in
-                        try StripedJPEGEncoder.encode(size: size, quality: quality, stripes: stripes) { row, out in
-                            out.update(from: source.baseAddress! + row * width * 3, count: width * 3)
+                        try StripedJPEGEncoder.encode(size: size, quality: quality, stripes: stripes) { row, scratch in
+                            Self.rgbx(source.baseAddress! + row * width * 3, width: width, into: scratch)
                         }
                     }
                     XCTAssertEqual(joined, whole, "\(width)×\(height), quality \(quality), \(stripes) stripes")
@@ -33,8 +33,8 @@ final class StripedJPEGEncoderTests: XCTestCase {
         for quality in [75, 90] {
             let plain = try JPEGDecoder().decode(try Self.encodeWhole(rgb, size: size, quality: quality, restarts: false))
             let joined = try rgb.withUnsafeBufferPointer { source in
-                try StripedJPEGEncoder.encode(size: size, quality: quality, stripes: 3) { row, out in
-                    out.update(from: source.baseAddress! + row * size.width * 3, count: size.width * 3)
+                try StripedJPEGEncoder.encode(size: size, quality: quality, stripes: 3) { row, scratch in
+                    Self.rgbx(source.baseAddress! + row * size.width * 3, width: size.width, into: scratch)
                 }
             }
             let decoded = try JPEGDecoder().decode(joined)
@@ -43,7 +43,16 @@ final class StripedJPEGEncoderTests: XCTestCase {
         }
     }
 
-    /// One libjpeg encoder over the whole image, with or without a restart every MCU row.
+    /// An RGB row as the RGBX the encoder takes, its fourth bytes varied (they must be ignored).
+    private static func rgbx(_ rgb: UnsafePointer<UInt8>, width: Int, into scratch: UnsafeMutablePointer<UInt8>) -> UnsafePointer<UInt8> {
+        for x in 0..<width {
+            scratch[x * 4] = rgb[x * 3]; scratch[x * 4 + 1] = rgb[x * 3 + 1]; scratch[x * 4 + 2] = rgb[x * 3 + 2]
+            scratch[x * 4 + 3] = UInt8(truncatingIfNeeded: x &* 7)
+        }
+        return UnsafePointer(scratch)
+    }
+
+    /// One libjpeg encoder over the whole image (RGB rows), with or without a restart every MCU row.
     private static func encodeWhole(_ rgb: [UInt8], size: PixelSize, quality: Int, restarts: Bool) throws -> [UInt8] {
         let writer = try JPEGRowWriter(size: size, quality: quality, restartEachMCURow: restarts)
         try rgb.withUnsafeBufferPointer { try writer.write(rows: $0.baseAddress!, stride: size.width * 3, count: size.height) }

@@ -20,10 +20,11 @@ import Foundation
 /// (about 2 KB on 24 MP).
 enum StripedJPEGEncoder {
     /// Encodes a `size` image at `quality` in `stripes` stripes at once (at most one per MCU
-    /// row). `fill(row, rgb)` writes image row `row` as RGB (3 bytes a pixel) into `rgb`; it is
-    /// called from several threads at once, each row once, and must only read shared memory.
+    /// row). `row(y, scratch)` returns image row y as RGBX (4 bytes a pixel, the fourth ignored):
+    /// a row of its own, or one it wrote into `scratch` (room for a row). It is called from
+    /// several threads at once, each row once, and must only read shared memory.
     static func encode(size: PixelSize, quality: Int, stripes: Int,
-                       fill: (Int, UnsafeMutablePointer<UInt8>) -> Void) throws(EncodeError) -> [UInt8] {
+                       row fill: (Int, UnsafeMutablePointer<UInt8>) -> UnsafePointer<UInt8>) throws(EncodeError) -> [UInt8] {
         // Rows of an MCU: 8 at 4:4:4 (quality ≥ 90, `JPEGRowWriter`), 16 at 4:2:0.
         let mcuHeight = quality >= 90 ? 8 : 16
         let mcuRows = (size.height + mcuHeight - 1) / mcuHeight
@@ -48,14 +49,13 @@ enum StripedJPEGEncoder {
     }
 
     private static func encodeStripe(_ rows: Range<Int>, width: Int, quality: Int,
-                                     fill: (Int, UnsafeMutablePointer<UInt8>) -> Void) throws(EncodeError) -> [UInt8] {
+                                     fill: (Int, UnsafeMutablePointer<UInt8>) -> UnsafePointer<UInt8>) throws(EncodeError) -> [UInt8] {
         let writer = try JPEGRowWriter(size: PixelSize(width: width, height: rows.count), quality: quality,
-                                       restartEachMCURow: true)
-        let rgb = UnsafeMutablePointer<UInt8>.allocate(capacity: width * 3)
-        defer { rgb.deallocate() }
+                                       restartEachMCURow: true, bytesPerPixel: 4)
+        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: width * 4)
+        defer { scratch.deallocate() }
         for row in rows {
-            fill(row, rgb)
-            try writer.write(rows: rgb, stride: width * 3, count: 1)
+            try writer.write(rows: fill(row, scratch), stride: width * 4, count: 1)
         }
         return try writer.finish()
     }

@@ -337,9 +337,9 @@ package struct Renderer: Sendable {
         let raster = rendering.image, size = rendering.image.size
         let (working, space) = (rendering.workingSpace.fromByte, rendering.workingSpace)
         let bytes = try raster.pixels.withUnsafeBufferPointer { rows throws(EncodeError) in
-            try StripedJPEGEncoder.encode(size: size, quality: quality, stripes: ChunkedRowPipeline.workers) { row, rgb in
-                JPEGEncoder.compositeOverBlack(rows.baseAddress! + row * size.width * 4, count: size.width, into: rgb,
-                                               working: working, space: space)
+            try StripedJPEGEncoder.encode(size: size, quality: quality, stripes: ChunkedRowPipeline.workers) { row, scratch in
+                JPEGEncoder.rowOverBlack(rows.baseAddress! + row * size.width * 4, count: size.width, scratch: scratch,
+                                         working: working, space: space)
             }
         }
         var encoded = EncodedRendering(bytes: bytes, format: .jpeg, size: size, notes: rendering.notes)
