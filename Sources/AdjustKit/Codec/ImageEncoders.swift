@@ -33,12 +33,20 @@ package enum JPEGEncoder {
     /// show, as libvips and ImageMagick also decide). JPEG has no alpha: partially transparent
     /// pixels are composited over black in the working space `space`, as Core Image's opaque
     /// export does (geometry.md §1).
+    ///
+    /// An opaque image is compressed from its own pixels as RGBX (the alpha byte ignored: the
+    /// same file as from RGB), without an RGB copy of the whole image; others are composited into
+    /// one first.
     package static func encode(_ image: RGBA8Image, quality: Int, compositingIn space: WorkingSpace = .linear) throws(EncodeError) -> [UInt8] {
         let count = image.size.pixelCount
-        var rgb = [UInt8](repeating: 0, count: count * 3)
-        image.pixels.withUnsafeBufferPointer { src in
-            rgb.withUnsafeMutableBufferPointer { dst in
-                compositeOverBlack(src.baseAddress!, count: count, into: dst.baseAddress!, working: space.fromByte, space: space)
+        let opaque = image.isOpaque
+        var rgb = [UInt8]()
+        if !opaque {
+            rgb = [UInt8](repeating: 0, count: count * 3)
+            image.pixels.withUnsafeBufferPointer { src in
+                rgb.withUnsafeMutableBufferPointer { dst in
+                    compositeOverBlack(src.baseAddress!, count: count, into: dst.baseAddress!, working: space.fromByte, space: space)
+                }
             }
         }
         guard let handle = tjInitCompress() else { throw EncodeError(description: "libjpeg-turbo could not start") }
@@ -47,9 +55,10 @@ package enum JPEGEncoder {
         var size: UInt = 0
         defer { tjFree(buffer) }
         let subsampling = quality >= 90 ? TJSAMP_444 : TJSAMP_420
-        let status = rgb.withUnsafeBufferPointer { src in
+        let (pixels, format) = opaque ? (image.pixels, TJPF_RGBX) : (rgb, TJPF_RGB)
+        let status = pixels.withUnsafeBufferPointer { src in
             tjCompress2(handle, src.baseAddress, Int32(image.size.width), 0, Int32(image.size.height),
-                        Int32(TJPF_RGB.rawValue), &buffer, &size, Int32(subsampling.rawValue),
+                        Int32(format.rawValue), &buffer, &size, Int32(subsampling.rawValue),
                         Int32(quality), 0)
         }
         guard status == 0, let buffer else {
