@@ -92,13 +92,7 @@ extension JPEGEncoder {
     /// copy; else the row composited into `scratch` (`compositeOverBlack`).
     static func rowOverBlack(_ rgba: UnsafePointer<UInt8>, count: Int, scratch: UnsafeMutablePointer<UInt8>,
                              working: [Float], space: WorkingSpace) -> UnsafePointer<UInt8> {
-        // Every pixel's alpha is 255 exactly when the AND of its 32-bit words has 255 at the
-        // alpha byte (a loop the compiler vectorizes, where a test a pixel did not).
-        var all = UInt32.max
-        let words = UnsafeRawPointer(rgba)
-        for i in 0..<count { all &= words.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self) }
-        let alphaMask = UInt32(littleEndian: 0xFF00_0000)
-        if all & alphaMask == alphaMask { return rgba }
+        if RGBA8Image.isOpaque(rgba, count: count) { return rgba }
         compositeOverBlack(rgba, count: count, into: scratch, bytesPerPixel: 4, working: working, space: space)
         return UnsafePointer(scratch)
     }

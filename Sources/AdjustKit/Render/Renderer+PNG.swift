@@ -67,7 +67,7 @@ extension Renderer {
         do {
             decoded = try run(fused, pixels: pixels) { _, row in
                 if hasAlpha {
-                    if opacity.allOpaque { opacity.allOpaque = Self.alphaIsOpaque(row, count: width) }
+                    if opacity.allOpaque { opacity.allOpaque = RGBA8Image.isOpaque(row, count: width) }
                     try writer.write(rows: row, stride: width * 4, count: 1)
                 } else {
                     guard Self.dropAlpha(row, count: width, into: rgb) else { throw NotOpaque() }
@@ -78,13 +78,6 @@ extension Renderer {
             return nil
         }
         return hasAlpha && opacity.allOpaque ? nil : (writer, decoded)
-    }
-
-    /// True when all `count` pixels of an RGBA row are opaque.
-    private static func alphaIsOpaque(_ row: UnsafePointer<UInt8>, count: Int) -> Bool {
-        var all: UInt8 = 255
-        for i in 0..<count { all &= row[i * 4 + 3] }
-        return all == 255
     }
 
     /// Copies an RGBA row's colour into `rgb`; false when a pixel is not opaque.
