@@ -113,6 +113,55 @@ final class PortraitDepthTests: XCTestCase {
         XCTAssertEqual(render(matte: [Float](repeating: 0, count: 48)), plain, "a matte of 0 changes nothing")
     }
 
+    /// The compositing's four-pixel path against its pixel path, bit for bit, on made-up rows
+    /// reaching every branch: a sharp pixel with and without a front layer over it, coverage too
+    /// small to divide by, no grain and grain, values below 0 and above the clamp, a run of sharp
+    /// pixels (copied four at a time where no front layer is there), behind and front layers
+    /// present or not.
+    func testFourPixelCompositingIsThePixelsBits() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func random() -> Float {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Float(state >> 40) / Float(1 << 24)
+        }
+        let (count, cells) = (203, 40)
+        let source = (0..<(count * 3)).map { _ in random() * 5 - 0.3 }
+        let sharp = (0..<count).map { i -> Float in (100..<120).contains(i) ? 1 : [0, 1, 1, 0.3, random()][i % 5] }
+        let amount = (0..<count).map { i -> Float in i % 3 == 0 ? 0 : random() }
+        let sums = (0..<(count + 1)).map { i -> Float in i % 7 == 0 ? 0 : random() * 2 - 1 }
+        func plane(emptyEvery: Int) -> [Float] {
+            (0..<cells).flatMap { cell -> [Float] in
+                let coverage: Float = cell % emptyEvery == 0 ? 0 : cell % 5 == 1 ? 1e-6 : random()
+                return [random() * coverage * 4, random() * coverage, random() * coverage * 2, coverage]
+            }
+        }
+        let (behind, front) = (plane(emptyEvery: 4), plane(emptyEvery: 2))
+        let taps = (0..<count).map { x -> (Int32, Int32, Float) in
+            let c = min(x / 6, cells - 2)
+            return (Int32(c * 4), Int32((c + 1) * 4), Float(x % 6) / 6)
+        }
+        for layers in [(true, true), (true, false), (false, true), (false, false)] {
+            var (fast, slow) = ([Float](repeating: 0, count: count * 3), [Float](repeating: 0, count: count * 3))
+            source.withUnsafeBufferPointer { s in sharp.withUnsafeBufferPointer { sh in amount.withUnsafeBufferPointer { a in
+            sums.withUnsafeBufferPointer { g in behind.withUnsafeBufferPointer { b in front.withUnsafeBufferPointer { f in
+            taps.withUnsafeBufferPointer { t in
+                func row(_ target: UnsafeMutablePointer<Float>, from x: Int) -> DepthCompositeRow {
+                    DepthCompositeRow(source: s.baseAddress!, target: target, sharp: sh.baseAddress! + x,
+                                      grainAmount: a.baseAddress! + x, grainColumns: g.baseAddress! + x,
+                                      behind: layers.0 ? b.baseAddress! : nil, front: layers.1 ? f.baseAddress! : nil,
+                                      taps: UnsafeBufferPointer(rebasing: t[x...]), space: .linear)
+                }
+                fast.withUnsafeMutableBufferPointer { row($0.baseAddress!, from: 0).run(columns: 0..<count) }
+                slow.withUnsafeMutableBufferPointer { o in
+                    for x in 0..<count { row(o.baseAddress!, from: x).run(columns: x..<(x + 1)) }
+                }
+            } } } } } } }
+            let differing = (0..<(count * 3)).filter { fast[$0].bitPattern != slow[$0].bitPattern }
+            XCTAssertEqual(differing.count, 0, "behind \(layers.0), front \(layers.1): first at value \(differing.first ?? 0)")
+            XCTAssertNotEqual(fast, source, "the rows were composited")
+        }
+    }
+
     // MARK: measures
 
     private static func render(edit: String) throws -> (image: RGBA8Image, approximations: [String]) {

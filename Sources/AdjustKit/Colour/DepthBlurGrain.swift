@@ -6,9 +6,16 @@ enum DepthBlurGrain {
     /// The grain at (x, y) is (sums[x] + sums[x + 1]) / 2, with sums[x] the white noise of (x, y)
     /// and (x, y + 1): unit variance, the 2 × 2 pixels from (x, y) — neighbours share half of it
     /// (correlation 0.5 at 1 px, 0 at 2 px; Photos' is 0.65 at 1 px, ≈ 0 at 3 px). Fills `sums`
-    /// for columns x… x + count − 1 of row y.
-    static func columnSums(y: Int, x: Int, count: Int, into sums: UnsafeMutablePointer<Float>) {
-        for i in 0..<count { sums[i] = white(x + i, y) + white(x + i, y + 1) }
+    /// for columns x… x + count − 1 of row y, from the noise of rows y (`upper`) and y + 1 (`lower`),
+    /// each from `noiseRow`: rows taken in order compute each row's noise once, for two sums.
+    static func columnSums(upper: UnsafePointer<Float>, lower: UnsafePointer<Float>, count: Int,
+                           into sums: UnsafeMutablePointer<Float>) {
+        for i in 0..<count { sums[i] = upper[i] + lower[i] }
+    }
+
+    /// The white noise of row y at columns x… x + count − 1 (`columnSums`).
+    static func noiseRow(y: Int, x: Int, count: Int, into row: UnsafeMutablePointer<Float>) {
+        for i in 0..<count { row[i] = white(x + i, y) }
     }
 
     /// σ in encoded units (levels / 255) for a pixel of linear luminance `luminance`: 1.2 levels at
@@ -20,6 +27,13 @@ enum DepthBlurGrain {
     /// `sigma` from √Y (the square root taken with the slopes': `slope(roots:)`).
     @inline(__always)
     static func sigma(root: Float) -> Float { (0.5 + 0.7 * max(0, 1 - root * (255 / 40))) * (1 / 255) }
+
+    /// `sigma(root:)` of four roots, `max` picking as it does (t where t ≥ 0, else 0).
+    @inline(__always)
+    static func sigma(roots: SIMD4<Float>) -> SIMD4<Float> {
+        let t = 1 - roots * (255 / 40)
+        return (0.5 + 0.7 * SIMD4<Float>().replacing(with: t, where: t .>= 0)) * (1 / 255)
+    }
 
     /// d(linear)/d(encoded) at linear value v, for adding an encoded-level grain in linear light:
     /// 2.2·√v (the curve as a 2.2 power read at e ≈ √v), at least the sRGB curve's toe (1/12.92).
