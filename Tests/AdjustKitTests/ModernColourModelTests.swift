@@ -241,6 +241,53 @@ final class ModernColourModelTests: XCTestCase {
         }
     }
 
+    /// The smoothed map's knots against the smoothing written out term by term (each knot's
+    /// Gaussian weights over the 31 cell centres, normalised; along the rows, then down), in the
+    /// order of the cells: the same sums to the bit, however `init` arranges its loops.
+    func testSmoothedLightMapIsTheGaussianSumsTermByTerm() throws {
+        let map = try XCTUnwrap(try FusedRendererTests.realSmartTone().statistics?.lightMap)
+        let (n, k, per) = (SmartToneLightMap.cells, SmoothedLightMap.knots, Double(SmoothedLightMap.knotsPerCell))
+        func weight(_ knot: Int, _ cell: Int) -> Double {
+            let p = Double(knot) / per
+            let all = (0..<n).map { j in exp(-(p - Double(j) - 0.5) * (p - Double(j) - 0.5) / 2) }
+            return all[cell] / all.reduce(0, +)
+        }
+        let weights = (0..<k).map { i in (0..<n).map { weight(i, $0) } }
+        let smooth = SmoothedLightMap(map)
+        for (y, x) in [(0, 0), (0, k - 1), (k - 1, 0), (120, 37), (200, 248), (k / 2, k / 2)] {
+            for plane in 0..<2 {
+                var sum = 0.0
+                for j in 0..<n {
+                    var across = 0.0
+                    for i in 0..<n { across += weights[x][i] * map.value(plane: plane, row: j, column: i) }
+                    sum += weights[y][j] * across
+                }
+                XCTAssertEqual(smooth.values[(y * k + x) * 2 + plane].bitPattern, Float(sum).bitPattern, "knot \(x), \(y)")
+            }
+        }
+    }
+
+    /// Four pixels' planes, whether their knots are one or two: each lane is the bilinear blend of
+    /// its own knots, as the scalar form reads it.
+    func testLightMapPlanesOfFourPixelsAreEachPixelsOwn() throws {
+        let smooth = SmoothedLightMap(try XCTUnwrap(try FusedRendererTests.realSmartTone().statistics?.lightMap))
+        let column = [Float](unsafeUninitializedCapacity: SmoothedLightMap.knots * 2) { buffer, count in
+            smooth.column(v: 0.37, into: buffer.baseAddress!)
+            count = SmoothedLightMap.knots * 2
+        }
+        let width: Float = 3024
+        for x0 in [0, 13, 14, 15, 16, 500, 1511, 3020] {
+            let u = Lanes((0..<4).map { (Float(min(x0 + $0, 3023)) + 0.5) / width })
+            let (b0, b1) = column.withUnsafeBufferPointer { SmoothedLightMap.planes(u: u, in: $0.baseAddress!) }
+            for lane in 0..<4 {
+                let (i, f) = SmoothedLightMap.knot(u[lane])
+                let (a0, a1, c0, c1) = (column[i * 2], column[i * 2 + 1], column[i * 2 + 2], column[i * 2 + 3])
+                XCTAssertEqual(b0[lane].bitPattern, (a0 + f * (c0 - a0)).bitPattern, "x \(x0 + lane)")
+                XCTAssertEqual(b1[lane].bitPattern, (a1 + f * (c1 - a1)).bitPattern, "x \(x0 + lane)")
+            }
+        }
+    }
+
     func testSmoothedLightMapOfAConstantMapIsConstant() throws {
         let map = try XCTUnwrap(SmartToneLightMap(bytes: [UInt8](repeating: 102, count: 1922)))
         let smooth = SmoothedLightMap(map)
