@@ -162,6 +162,18 @@ final class PortraitDepthTests: XCTestCase {
         }
     }
 
+    /// A row of grain noise four columns at a time is each column's own hash, to the bit (rows and
+    /// columns of every size of integer, counts that leave a remainder).
+    func testNoiseRowIsEachColumnsHash() {
+        for (y, x, count) in [(0, 0, 9), (5711, 4280, 7), (123, -3, 23), (1 << 33, (1 << 32) - 2, 6)] {
+            var row = [Float](repeating: .nan, count: count)
+            row.withUnsafeMutableBufferPointer { DepthBlurGrain.noiseRow(y: y, x: x, count: count, into: $0.baseAddress!) }
+            for i in 0..<count {
+                XCTAssertEqual(row[i].bitPattern, DepthBlurGrain.white(x + i, y).bitPattern, "(\(x + i), \(y))")
+            }
+        }
+    }
+
     // MARK: measures
 
     private static func render(edit: String) throws -> (image: RGBA8Image, approximations: [String]) {

@@ -13,9 +13,27 @@ enum DepthBlurGrain {
         for i in 0..<count { sums[i] = upper[i] + lower[i] }
     }
 
-    /// The white noise of row y at columns x… x + count − 1 (`columnSums`).
+    /// The white noise of row y at columns x… x + count − 1 (`columnSums`): `white`, four columns
+    /// at a time (the hash is integer arithmetic, the same in every lane), the last few one by one.
     static func noiseRow(y: Int, x: Int, count: Int, into row: UnsafeMutablePointer<Float>) {
-        for i in 0..<count { row[i] = white(x + i, y) }
+        var i = 0
+        let hy = SIMD4<UInt32>(repeating: UInt32(truncatingIfNeeded: y) &* 0x85EB_CA77)
+        while i + 4 <= count {
+            let columns = SIMD4<UInt32>(repeating: UInt32(truncatingIfNeeded: x + i)) &+ SIMD4(0, 1, 2, 3)
+            var h = columns &* 0x9E37_79B1 ^ hy
+            h ^= h &>> 15; h &*= 0x2C1B_3C6D; h ^= h &>> 12; h &*= 0x297A_2D39; h ^= h &>> 15
+            // Float(h >> 8), under 2²⁴, exactly: its two halves (each under 2²² for
+            // `LaneMath.float`; the standard library converts lane by lane) and their exact sum.
+            let high = LaneMath.float(unsafeBitCast(h &>> 20, to: LaneBits.self))
+            let low = LaneMath.float(unsafeBitCast((h &>> 8) & 0xFFF, to: LaneBits.self))
+            let noise = ((high * 4096 + low) / 16_777_216 - 0.5) * 3.464_101_6
+            UnsafeMutableRawPointer(row + i).storeBytes(of: noise, as: SIMD4<Float>.self)
+            i += 4
+        }
+        while i < count {
+            row[i] = white(x + i, y)
+            i += 1
+        }
     }
 
     /// σ in encoded units (levels / 255) for a pixel of linear luminance `luminance`: 1.2 levels at
@@ -47,7 +65,7 @@ enum DepthBlurGrain {
 
     /// Uniform white noise of unit variance at (x, y) (an integer hash: the same on every machine).
     @inline(__always)
-    private static func white(_ x: Int, _ y: Int) -> Float {
+    static func white(_ x: Int, _ y: Int) -> Float {
         var h = UInt32(truncatingIfNeeded: x) &* 0x9E37_79B1 ^ UInt32(truncatingIfNeeded: y) &* 0x85EB_CA77
         h ^= h >> 15; h &*= 0x2C1B_3C6D; h ^= h >> 12; h &*= 0x297A_2D39; h ^= h >> 15
         return (Float(h >> 8) / 16_777_216 - 0.5) * 3.464_101_6
