@@ -101,6 +101,7 @@ struct DepthCompositeRow {
         let (sr, sg, sb) = (Self.linear(pr), Self.linear(pg), Self.linear(pb))
         let (br, bg, bb, bc) = behind.map { channels($0, j) } ?? zero
         let keep = 1 - sharp
+        // The pixel's own coverage is 1 (`pixel`'s s[3]).
         var (ur, ug, ub, uc) = (sharp * sr + keep * br, sharp * sg + keep * bg, sharp * sb + keep * bb, sharp * 1 + keep * bc)
         let frontKeep = 1 - fc
         (ur, ug, ub, uc) = (fr + frontKeep * ur, fg + frontKeep * ug, fb + frontKeep * ub, fc + frontKeep * uc)

@@ -451,9 +451,12 @@ struct LayeredDepthBlur: NeighbourhoodKernel {
             let (cy0, cy1, fy) = Self.bilinear(y, cell: c, count: gridH)
             let (r0, r1) = ((cy0 - needY.lowerBound) * nw * 4, (cy1 - needY.lowerBound) * nw * 4)
             // The planes' two cell rows blended down once per row: a pixel then blends across only.
-            for (plane, blended) in [(behind, behindRow), (front, frontRow)] {
+            // A plane no layer reached is all zeros and is not read.
+            @inline(__always) func blend(_ plane: UnsafeMutablePointer<Float>, into blended: UnsafeMutablePointer<Float>) {
                 for k in 0..<(nw * 4) { blended[k] = plane[r0 + k] + (plane[r1 + k] - plane[r0 + k]) * fy }
             }
+            if hasBehind { blend(behind, into: behindRow) }
+            if hasFront { blend(front, into: frontRow) }
             DepthCompositeRow(source: input.row(y), target: output(y), sharp: sharp, grainAmount: grain,
                               grainColumns: grainColumns, behind: hasBehind ? behindRow : nil, front: hasFront ? frontRow : nil,
                               taps: taps, space: space).run(columns: columns)

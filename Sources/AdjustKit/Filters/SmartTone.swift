@@ -192,14 +192,15 @@ struct SmoothedLightMap: Sendable {
     @inline(__always)
     static func planes(u: Lanes, in column: UnsafePointer<Float>) -> (Lanes, Lanes) {
         let (j, fx) = knot(u)
-        var (a0, c0, a1, c1) = (Lanes(), Lanes(), Lanes(), Lanes())
         if j[0] == j[Lanes.scalarCount - 1] {
             // The usual group (a knot spans 16 pixels of a 12 MP photo): one knot pair for every
             // lane (u rises across the lanes), four broadcast loads instead of sixteen lane inserts.
             let at = column + Int(j[0]) * 2
-            (a0, a1, c0, c1) = (Lanes(repeating: at[0]), Lanes(repeating: at[1]), Lanes(repeating: at[2]), Lanes(repeating: at[3]))
+            let (a0, a1, c0, c1) = (Lanes(repeating: at[0]), Lanes(repeating: at[1]), Lanes(repeating: at[2]),
+                                    Lanes(repeating: at[3]))
             return (a0 + fx * (c0 - a0), a1 + fx * (c1 - a1))
         }
+        var (a0, c0, a1, c1) = (Lanes(), Lanes(), Lanes(), Lanes())
         for lane in 0..<Lanes.scalarCount {
             let at = column + Int(j[lane]) * 2
             (a0[lane], a1[lane], c0[lane], c1[lane]) = (at[0], at[1], at[2], at[3])
