@@ -37,7 +37,7 @@ let package = Package(
         // A Photos library's database/Photos.sqlite, read only (PhotosLibraryDatabase; Debian: libsqlite3-dev).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
-        // glibc's <malloc.h> (mallopt), for the batch's memory (Sources/adjust/LongRunMemory.swift).
+        // glibc's <malloc.h> (mallopt): what a batch and a render do with freed memory (Sources/adjust/MallocPolicy.swift).
         .systemLibrary(name: "CMalloc"),
         // A prefetch and an unchecked truncation for the rotated sampler (Sources/AdjustKit/Render/InteriorTaps.swift).
         .systemLibrary(name: "CSamplerIntrinsics"),

@@ -185,7 +185,7 @@ struct BatchCommand: ParsableCommand {
 
     func run() throws {
         let started = DispatchTime.now()
-        LongRunMemory.returnLargeBlocksWhenFreed()
+        MallocPolicy.returnLargeBlocksWhenFreed()
         let format = format.flatMap { ImageFormat(rawValue: $0.lowercased()) } ?? .jpeg
         var renderer: Renderer
         do {

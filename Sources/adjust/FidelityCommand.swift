@@ -110,7 +110,7 @@ struct FidelityCommand: ParsableCommand {
 
     func run() throws {
         let started = DispatchTime.now()
-        LongRunMemory.returnLargeBlocksWhenFreed()
+        MallocPolicy.returnLargeBlocksWhenFreed()
         if let html { try Self.checkWritable(html) }
         let check: FidelityCheck
         do {

@@ -118,6 +118,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
+        MallocPolicy.keepFreedMemoryForReuse()
         let (format, requestedPath) = try outputFormatAndPath()
         // `-o -`: rendered to a private temporary file first, so that a failure writes nothing
         // to standard output (the per-file contract: docs/spec/photos-library.md §6).
