@@ -23,8 +23,8 @@ enum MallocPolicy {
     /// pages in again, zero-filled by the kernel: 129 000–138 000 page faults and 0.41 s of system
     /// time for the 24 MP portrait of `scripts/bench` case 18. A top pad of 16 MB keeps that much
     /// of each arena's free top for reuse: 80 000–85 000 faults, 0.26 s, 0.92 and 0.96 of the wall
-    /// time in two side-by-side runs, peak RSS 3 % higher (32 MB: 69 000 faults, but a peak about 8 % higher; 64 MB:
-    /// 94 000, as high). docs/benchmark.md, "Issue 30, fifth part".
+    /// time in two side-by-side runs, peak RSS 3 % higher (32 MB: 69 000 faults, but a peak about
+    /// 8 % higher; 64 MB: 94 000, as high). docs/benchmark.md, "Issue 30, fifth part".
     static func keepFreedMemoryForReuse() {
         _ = mallopt(M_TOP_PAD, 16 << 20)
     }
