@@ -42,11 +42,13 @@ enum DepthBlurGrain {
     @inline(__always)
     static func sigma(luminance: Float) -> Float { sigma(root: max(0, luminance).squareRoot()) }
 
-    /// `sigma` from √Y (the square root taken with the slopes': `slope(roots:)`).
+    /// `sigma` from √Y (the square root taken with the slopes': `slope(roots:)`): `sigma(roots:)`'s
+    /// arithmetic in one lane.
     @inline(__always)
-    static func sigma(root: Float) -> Float { (0.5 + 0.7 * max(0, 1 - root * (255 / 40))) * (1 / 255) }
+    static func sigma(root: Float) -> Float { sigma(roots: SIMD4(repeating: root))[0] }
 
-    /// `sigma(root:)` of four roots, `max` picking as it does (t where t ≥ 0, else 0).
+    /// `sigma` from four roots √Y: (0.5 + 0.7·max(0, 1 − √Y·255/40))/255, the clamp as a pick
+    /// (t where t ≥ 0, else 0), the one formula for a pixel and for four.
     @inline(__always)
     static func sigma(roots: SIMD4<Float>) -> SIMD4<Float> {
         let t = 1 - roots * (255 / 40)

@@ -286,7 +286,8 @@ struct LayeredDepthBlur: NeighbourhoodKernel {
                     let source = input.clampedRow(y)
                     @inline(__always) func take(_ x: Int, from column: Int) {
                         let (p, q) = (source + column * 3, sums + (x - x0) * 3)
-                        let (r, g, b) = (DepthCompositeRow.linear(p[0], space), DepthCompositeRow.linear(p[1], space), DepthCompositeRow.linear(p[2], space))
+                        let (r, g, b) = (DepthCompositeRow.linear(p[0], space), DepthCompositeRow.linear(p[1], space),
+                                         DepthCompositeRow.linear(p[2], space))
                         if y == by { q[0] = r; q[1] = g; q[2] = b } else { q[0] += r; q[1] += g; q[2] += b }
                     }
                     for x in x0..<inside0 { take(x, from: 0) }
