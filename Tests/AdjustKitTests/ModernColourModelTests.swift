@@ -288,6 +288,41 @@ final class ModernColourModelTests: XCTestCase {
         }
     }
 
+    /// The knots found once per column give every group of every run the planes its pixels'
+    /// centres give (u = (x + ½)/width, the padded lanes repeating the run's last column), to the bit.
+    func testKnotColumnsGiveTheCentresPlanes() throws {
+        let smooth = SmoothedLightMap(try XCTUnwrap(try FusedRendererTests.realSmartTone().statistics?.lightMap))
+        let column = [Float](unsafeUninitializedCapacity: SmoothedLightMap.knots * 2) { buffer, count in
+            smooth.column(v: 0.61, into: buffer.baseAddress!)
+            count = SmoothedLightMap.knots * 2
+        }
+        for width in [3024, 4416, 37, 5] {
+            let columns = SmoothedLightMap.KnotColumns(width: width)
+            XCTAssertEqual(columns.knots.count, width)
+            // Runs starting anywhere and ending anywhere, so that the last group is padded 0–3 lanes.
+            for (x0, count) in [(0, width), (1, width - 1), (0, width - 2), (width / 3, width / 2), (width - 1, 1)] {
+                let last = x0 + count - 1
+                for x in stride(from: x0, through: last, by: Lanes.scalarCount) {
+                    let (j, fx) = columns.knots.withUnsafeBufferPointer { knots in
+                        columns.fractions.withUnsafeBufferPointer { fractions in
+                            SmoothedLightMap.KnotColumns.group(at: x, last: last, knots: knots.baseAddress!,
+                                                                fractions: fractions.baseAddress!)
+                        }
+                    }
+                    let u = Lanes((0..<4).map { (Float(min(x + $0, last)) + 0.5) / Float(width) })
+                    let (got, want) = column.withUnsafeBufferPointer {
+                        (SmoothedLightMap.planes(knots: j, fractions: fx, in: $0.baseAddress!),
+                         SmoothedLightMap.planes(u: u, in: $0.baseAddress!))
+                    }
+                    for lane in 0..<4 {
+                        XCTAssertEqual(got.0[lane].bitPattern, want.0[lane].bitPattern, "width \(width), x \(x + lane)")
+                        XCTAssertEqual(got.1[lane].bitPattern, want.1[lane].bitPattern, "width \(width), x \(x + lane)")
+                    }
+                }
+            }
+        }
+    }
+
     func testSmoothedLightMapOfAConstantMapIsConstant() throws {
         let map = try XCTUnwrap(SmartToneLightMap(bytes: [UInt8](repeating: 102, count: 1922)))
         let smooth = SmoothedLightMap(map)
