@@ -297,7 +297,7 @@ final class ModernColourModelTests: XCTestCase {
             count = SmoothedLightMap.knots * 2
         }
         for width in [3024, 4416, 37, 5] {
-            let columns = SmoothedLightMap.KnotColumns(width: width)
+            let columns = SmoothedLightMap.KnotColumns(centres: (0..<width).map { (Float($0) + 0.5) / Float(width) })
             XCTAssertEqual(columns.knots.count, width)
             // Runs starting anywhere and ending anywhere, so that the last group is padded 0–3 lanes.
             for (x0, count) in [(0, width), (1, width - 1), (0, width - 2), (width / 3, width / 2), (width - 1, 1)] {

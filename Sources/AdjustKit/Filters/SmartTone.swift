@@ -225,7 +225,7 @@ struct SmoothedLightMap: Sendable {
         return (i, p - LaneMath.float(i))
     }
 
-    /// Each column's knot and fraction (`knot`) for images `width` pixels wide: the same for every
+    /// Each column's knot and fraction (`knot`) for images of one width: the same for every
     /// row, so a kernel finds them once where each row found them again (a division, the clamps and
     /// the truncation every four pixels: the row loop went from 4.1 % to 1.1 % of a 12 MP SmartTone
     /// HEIC's samples; that render's CPU 0.977 of what it was, a Tone + Color + B&W JPEG's 0.953,
@@ -233,13 +233,15 @@ struct SmoothedLightMap: Sendable {
     struct KnotColumns: Sendable {
         let knots: [Int32], fractions: [Float]
 
-        init(width: Int) {
+        /// The columns whose centres, in normalized widths, are `centres` (the kernel's
+        /// `StoredPositionalKernel.centre` of each column), each through the four-lane `knot` the
+        /// rows used.
+        init(centres: [Float]) {
             var (knots, fractions) = ([Int32](), [Float]())
-            knots.reserveCapacity(width)
-            fractions.reserveCapacity(width)
-            for x in 0..<width {
-                // The column's centre u = (x + ½)/width, through the four-lane `knot` the rows used.
-                let (j, fx) = SmoothedLightMap.knot(Lanes(repeating: (Float(x) + 0.5) / Float(width)))
+            knots.reserveCapacity(centres.count)
+            fractions.reserveCapacity(centres.count)
+            for u in centres {
+                let (j, fx) = SmoothedLightMap.knot(Lanes(repeating: u))
                 knots.append(j[0])
                 fractions.append(fx[0])
             }
@@ -382,7 +384,8 @@ private final class KnotColumnCache: Sendable {
     func columns(width: Int) -> SmoothedLightMap.KnotColumns {
         tables.withLock { tables in
             if let columns = tables[width] { return columns }
-            let columns = SmoothedLightMap.KnotColumns(width: width)
+            let centres = (0..<width).map { SmartToneKernel.centre($0, of: width) }
+            let columns = SmoothedLightMap.KnotColumns(centres: centres)
             tables[width] = columns
             return columns
         }
