@@ -37,7 +37,7 @@ final class BatchShardTests: XCTestCase {
     func testThreeShardsCoverEveryInputOnceAndAgreeWithTheStableHash() throws {
         // A temporary file a killed run left for one of the outputs.
         try FileManager.default.createDirectory(atPath: out + "/sub", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: out + "/sub/.adjust-tmp-Landscape_2.jpg.Ab12Cd", contents: Data([1]))
+        _ = FileManager.default.createFile(atPath: out + "/sub/.adjust-tmp-Landscape_2.jpg.Ab12Cd", contents: Data([1]))
 
         var seen: [String: Int] = [:]
         for shard in 1...3 {

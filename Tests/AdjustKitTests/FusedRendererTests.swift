@@ -218,7 +218,8 @@ final class FusedRendererTests: XCTestCase {
     func testStreamedJPEGWithRedEyeDecodesLikeTheEncodedRaster() throws {
         let edit = try PhotoEdit(imagePath: TestFixtures.image("progressive-960x1280.jpg"),
                                  editPath: TestFixtures.xmp("colour/red-eye.xmp"))
-        let streamed = try edit.renderer.renderEncoded(edit.plan, jpeg: edit.jpeg, format: .jpeg, quality: 90)
+        let streamed = try edit.renderer.renderEncoded(edit.plan, jpeg: try edit.original.source.whole(), format: .jpeg,
+                                                           quality: 90)
         let raster = try edit.render()
         let encoded = try JPEGEncoder.encode(raster.image, quality: 90, compositingIn: raster.workingSpace)
         XCTAssertEqual(try JPEGDecoder().decode(streamed.bytes), try JPEGDecoder().decode(encoded))

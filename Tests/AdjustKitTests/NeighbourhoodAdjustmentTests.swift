@@ -64,7 +64,7 @@ final class NeighbourhoodAdjustmentTests: XCTestCase {
                 let decoded = try JPEGDecoder().decode(jpeg, scale: plan.decodeScale)
                 try decoded.pixels.withUnsafeBufferPointer { buffer in
                     let rows = RGB8Rows(base: buffer.baseAddress!, stride: decoded.size.width * 3, size: decoded.size)
-                    try FusedRenderer(plan: plan, program: program, decoder: JPEGDecoder()).run(open: { region in
+                    _ = try FusedRenderer(plan: plan, program: program, decoder: JPEGDecoder()).run(open: { region in
                         asked.append(region)
                         return RasterRowSource(rows: rows, region: region)
                     }, sink: { _, _ in })

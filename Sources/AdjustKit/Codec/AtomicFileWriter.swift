@@ -107,7 +107,7 @@ package enum AtomicFileWriter {
             var template = Array("\(directory)/\(temporaryPrefix)\(url.lastPathComponent).XXXXXX".utf8CString)
             let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard fd >= 0 else { throw OutputError(description: "cannot create a file in \(directory): \(reason())") }
-            (self.fd, path) = (fd, String(cString: template))
+            (self.fd, path) = (fd, template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
         }
 
         /// Makes the file readable like any file the user creates (not mkstemp's 0600), syncs and

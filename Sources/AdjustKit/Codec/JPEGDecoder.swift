@@ -124,7 +124,6 @@ package struct JPEGDecoder: Sendable {
     }
 
     private static func message(_ handle: tjhandle) -> String {
-        guard let text = tjGetErrorStr2(handle) else { return "unknown error" }
-        return String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+        tjGetErrorStr2(handle).map { CLibraryMessage.text(UnsafePointer($0)) } ?? "unknown error"
     }
 }

@@ -175,7 +175,7 @@ final class JPEGRegionReader {
         var message = [CChar](repeating: 0, count: 256)
         guard let decoder = jr_decoder_open(jpeg.baseAddress, jpeg.count, tolerateWarnings ? 1 : 0,
                                             allowManyScans ? 0 : 1, &status, &message, message.count) else {
-            throw .corrupt(trimmed(String(cString: message)))
+            throw .corrupt(CLibraryMessage.text(message))
         }
         return (decoder, headerWarnings(decoder))
     }
@@ -193,7 +193,7 @@ final class JPEGRegionReader {
         }
         guard let decoder = opened else {
             if inputError != 0 { file.failed(OpenInputFile.readError(file.path, code: inputError)) }
-            throw .corrupt(trimmed(String(cString: message)))
+            throw .corrupt(CLibraryMessage.text(message))
         }
         return (decoder, headerWarnings(decoder))
     }
@@ -251,11 +251,6 @@ final class JPEGRegionReader {
     }
 
     private static func message(_ decoder: OpaquePointer) -> String {
-        trimmed(String(cString: jr_decoder_message(decoder)))
-    }
-
-    private static func trimmed(_ text: String) -> String {
-        let message = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return message.isEmpty ? "unknown error" : message
+        CLibraryMessage.text(jr_decoder_message(decoder))
     }
 }

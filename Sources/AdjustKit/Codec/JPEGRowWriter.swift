@@ -26,7 +26,7 @@ final class JPEGRowWriter {
         guard let encoder = jr_encoder_open(Int32(size.width), Int32(size.height), Int32(quality),
                                             quality >= 90 ? 1 : 0, restartEachMCURow ? 1 : 0,
                                             bytesPerPixel == 4 ? 1 : 0, &message, message.count) else {
-            throw EncodeError(description: "JPEG encoding failed: \(Self.trimmed(String(cString: message)))")
+            throw EncodeError(description: "JPEG encoding failed: \(CLibraryMessage.text(message))")
         }
         (self.size, self.encoder, self.bytesPerPixel) = (size, encoder, bytesPerPixel)
     }
@@ -51,11 +51,6 @@ final class JPEGRowWriter {
     }
 
     private func failure() -> EncodeError {
-        EncodeError(description: "JPEG encoding failed: \(Self.trimmed(String(cString: jr_encoder_message(encoder))))")
-    }
-
-    private static func trimmed(_ text: String) -> String {
-        let message = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return message.isEmpty ? "unknown error" : message
+        EncodeError(description: "JPEG encoding failed: \(CLibraryMessage.text(jr_encoder_message(encoder)))")
     }
 }

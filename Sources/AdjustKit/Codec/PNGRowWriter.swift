@@ -35,8 +35,7 @@ final class PNGRowWriter {
         }
         guard let writer = pr_writer_open(fd, Int32(size.width), Int32(size.height), hasAlpha ? 1 : 0,
                                           Int32(compression.level), Int32(compression.filters), &message, message.count) else {
-            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw EncodeError(description: "PNG encoding failed: \(Self.trimmed(text))")
+            throw EncodeError(description: "PNG encoding failed: \(CLibraryMessage.text(message))")
         }
         (self.size, self.hasAlpha, self.writer) = (size, hasAlpha, writer)
     }
@@ -75,14 +74,9 @@ final class PNGRowWriter {
     /// A failed write(2) is the output's fault (`OutputError`, as `AtomicFileWriter` says it);
     /// anything else libpng's (`EncodeError`).
     private func failure() -> any Error {
-        let message = Self.trimmed(String(cString: pr_writer_message(writer)))
+        let message = CLibraryMessage.text(pr_writer_message(writer))
         if pr_writer_errno(writer) != 0 { return OutputError(description: "cannot write: \(message)") }
         return EncodeError(description: "PNG encoding failed: \(message)")
-    }
-
-    private static func trimmed(_ text: String) -> String {
-        let message = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return message.isEmpty ? "unknown error" : message
     }
 }
 
