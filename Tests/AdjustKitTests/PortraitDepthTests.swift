@@ -113,6 +113,44 @@ final class PortraitDepthTests: XCTestCase {
         XCTAssertEqual(render(matte: [Float](repeating: 0, count: 48)), plain, "a matte of 0 changes nothing")
     }
 
+    /// A pixel's sharp share and grain are found four columns at a time over a run and one at a
+    /// time at its end (`LayeredDepthBlur.Lookup.shares`): the kernel over whole rows against the
+    /// kernel one column at a time (where every pixel is a run's end), bit for bit, with a
+    /// matte and with depth values outside 0…1 (the clamp's two branches).
+    func testSharesFourColumnsAtATimeAreTheColumnsOwn() {
+        let size = PixelSize(width: 61, height: 23)
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func random() -> Float {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Float(state >> 40) / Float(1 << 24)
+        }
+        let image = RGBFloatImage(size: size, pixels: (0..<(size.pixelCount * 3)).map { _ in random() })
+        let plane = (0..<(9 * 5)).map { _ in random() * 1.4 - 0.2 }
+        for matte in [nil, (0..<(7 * 4)).map { _ in random() }] {
+            var depth = DepthMap(size: PixelSize(width: 9, height: 5), values: plane, disparityRange: 0.140991...6.15625)
+            depth.matte = matte.map { PortraitMatte(size: PixelSize(width: 7, height: 4), values: $0) }
+            let law = DepthBlurLaw(longSide: 61, aperture: 1.4, pixelScale: 1)
+            let kernel = LayeredDepthBlur(depth: depth, focus: depth.disparity(ofValue: 0.5), law: law, imageSize: size, space: .linear)
+            var (whole, single) = ([Float](repeating: 0, count: image.pixels.count), [Float](repeating: 0, count: image.pixels.count))
+            image.pixels.withUnsafeBufferPointer { source in
+                let input = NeighbourhoodRows(rows: 0..<size.height, width: size.width, columnOffset: 0) {
+                    UnsafeMutablePointer(mutating: source.baseAddress!) + $0 * size.width * 3
+                }
+                whole.withUnsafeMutableBufferPointer { t in
+                    kernel.apply(rows: 0..<size.height, columns: 0..<size.width, input: input) { t.baseAddress! + $0 * size.width * 3 }
+                }
+                single.withUnsafeMutableBufferPointer { t in
+                    for x in 0..<size.width {
+                        kernel.apply(rows: 0..<size.height, columns: x..<(x + 1), input: input) { t.baseAddress! + $0 * size.width * 3 }
+                    }
+                }
+            }
+            let differing = (0..<whole.count).filter { whole[$0].bitPattern != single[$0].bitPattern }
+            XCTAssertEqual(differing.count, 0, "matte \(matte != nil): first at value \(differing.first ?? 0)")
+            XCTAssertNotEqual(whole, image.pixels, "the kernel blurred something")
+        }
+    }
+
     /// The compositing's four-pixel path against its pixel path, bit for bit, on made-up rows
     /// reaching every branch: a sharp pixel with and without a front layer over it, coverage too
     /// small to divide by, no grain and grain, values below 0 and above the clamp, a run of sharp

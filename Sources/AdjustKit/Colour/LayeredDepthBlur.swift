@@ -207,6 +207,44 @@ struct LayeredDepthBlur: NeighbourhoodKernel {
             return (sharp, (1 - sharp) * entry.y)
         }
 
+        /// `share` of pixels x… x + count − 1 into sharp[0…] and grain[0…] (`matte`: the matte's
+        /// taps at those columns and at the row; nil without a matte). Four pixels at a time:
+        /// the blend across, the clamp and the table's index are `share`'s operations in its
+        /// order, lane by lane, so the values are its own. (One pixel at a time, this loop was
+        /// about 5 % of a 24 MP portrait's CPU samples; four at a time it is about 3 %.)
+        @inline(__always)
+        func shares(from x: Int, count: Int, row: UnsafeMutablePointer<Float>, last: Int,
+                    matte person: (columns: UnsafeBufferPointer<GreyPlaneSampling.Tap>, row: GreyPlaneSampling.Tap)?,
+                    sharp: UnsafeMutablePointer<Float>, grain: UnsafeMutablePointer<Float>) {
+            var j = 0
+            while j + 4 <= count {
+                let at = x + j
+                let f = UnsafeRawPointer(weights.baseAddress! + at).loadUnaligned(as: SIMD4<Float>.self)
+                let x0 = UnsafeRawPointer(taps.baseAddress! + at).loadUnaligned(as: SIMD4<Int32>.self)
+                let left = SIMD4(row[Int(x0[0])], row[Int(x0[1])], row[Int(x0[2])], row[Int(x0[3])])
+                let right = SIMD4(row[min(Int(x0[0]) + 1, last)], row[min(Int(x0[1]) + 1, last)],
+                                  row[min(Int(x0[2]) + 1, last)], row[min(Int(x0[3]) + 1, last)])
+                let value = left + (right - left) * f
+                // min(max(v, 0), 1) of a finite v, then the index's scale and rounding.
+                let index = value.replacing(with: 0, where: value .< 0).replacing(with: 1, where: value .> 1)
+                    * LayeredDepthBlur.steps + 0.5
+                let (e0, e1, e2, e3) = (shares[Int(index[0])], shares[Int(index[1])], shares[Int(index[2])], shares[Int(index[3])])
+                var share = SIMD4(e0.x, e1.x, e2.x, e3.x)
+                if let matte, let person {
+                    for k in 0..<4 {
+                        share[k] = max(share[k], matte.value(at: person.columns[j + k], person.row, in: matteValues))
+                    }
+                }
+                UnsafeMutableRawPointer(sharp + j).storeBytes(of: share, as: SIMD4<Float>.self)
+                UnsafeMutableRawPointer(grain + j).storeBytes(of: (1 - share) * SIMD4(e0.y, e1.y, e2.y, e3.y), as: SIMD4<Float>.self)
+                j += 4
+            }
+            while j < count {
+                (sharp[j], grain[j]) = share(x: x + j, row: row, last: last, person: person.map { ($0.columns[j], $0.row) })
+                j += 1
+            }
+        }
+
         /// Block bx's layers, at its centre (`row`: the depth map's columns at the blocks' centre y).
         @inline(__always)
         func membership(block bx: Int, side: Int, y: Float, row: UnsafeMutablePointer<Float>, last: Int) -> Membership {
@@ -443,11 +481,9 @@ struct LayeredDepthBlur: NeighbourhoodKernel {
             DepthBlurGrain.noiseRow(y: y + 1, x: offset + columns.lowerBound, count: columns.count + 1, into: noiseBelow)
             DepthBlurGrain.columnSums(upper: noiseAbove, lower: noiseBelow, count: columns.count + 1, into: grainColumns)
             swap(&noiseAbove, &noiseBelow)
-            let matteRow = lookup.matteRow(y)
-            for j in 0..<columns.count {
-                let m = lookup.share(x: offset + columns.lowerBound + j, row: row, last: depthW - 1,
-                                     person: matteRow.map { (matteColumns[j], $0) })
-                (sharp[j], grain[j]) = (m.sharp, m.grain)
+            matteColumns.withUnsafeBufferPointer { matteColumns in
+                lookup.shares(from: offset + columns.lowerBound, count: columns.count, row: row, last: depthW - 1,
+                              matte: lookup.matteRow(y).map { (matteColumns, $0) }, sharp: sharp, grain: grain)
             }
             let (cy0, cy1, fy) = Self.bilinear(y, cell: c, count: gridH)
             let (r0, r1) = ((cy0 - needY.lowerBound) * nw * 4, (cy1 - needY.lowerBound) * nw * 4)
