@@ -67,10 +67,9 @@ package struct HEICTiling: Equatable, Sendable {
 
 /// A HEIC's primary image in its stored frame, decoded tile row by tile row as the fused renderer
 /// asks for rows, only the tiles the region overlaps (libheif 1.19's tile API): a crop decodes
-/// the tiles it keeps, and a render holds at most two tile rows of decoded pixels (the one read
-/// and the next, decoding ahead on other threads; one tile row when given one thread), never the
-/// image. The tiles of a tile row
-/// decode in parallel. Each tile is converted to RGB by libheif on its own,
+/// the tiles it keeps, and a render holds at most three tile rows of decoded pixels (the one
+/// read and the next two, decoding ahead on threads of their own; one tile row when given one
+/// thread), never the image. The tiles of a tile row decode in parallel. Each tile is converted to RGB by libheif on its own,
 /// which gives the same bytes as libheif's whole-image decode (HEICTests checks every fixture).
 /// Used on the decoder thread only, once made.
 final class HEICTileRows: DecodedRowSource {
@@ -98,8 +97,16 @@ final class HEICTileRows: DecodedRowSource {
     /// The decoded tiles of tile row `heldRow`, one per column of `tileColumns`.
     private var heldRow = -1
     private var held: [HeldTile] = []
-    /// The next tile row, decoding ahead (so at most two tile rows are held at once).
-    private var pending: TileRowJob?
+    /// The next tile rows, decoding ahead, nearest first (so at most `ahead` + 1 tile rows are
+    /// held at once).
+    private var pending: [TileRowJob] = []
+    /// Tile rows decoded ahead of the one read. Two, not one: a tile row's last tile decodes
+    /// alone on one core while the renderer, done with the row before, waits for it; with the
+    /// row after it decoding too, the other core has work (a 12 MP iPhone HEIC's rows are 6
+    /// tiles, so a row often ends on one tile).
+    private static let ahead = 2
+    /// Started with the first tile row decoded; stopped when the last row is read (or this goes).
+    private var decoders: DecodingThreads?
 
     /// A decoded tile: libheif's image and its RGB plane. Not `Sendable`: it moves from a
     /// decoding thread to the renderer only through `TileRowJob`, handed over (`HandedOver`).
@@ -124,7 +131,7 @@ final class HEICTileRows: DecodedRowSource {
     }
 
     deinit {
-        discardPending()
+        finishDecoding()
         release()
     }
 
@@ -147,24 +154,23 @@ final class HEICTileRows: DecodedRowSource {
         }
         nextRow += count
         if nextRow == lastRow {
-            discardPending()
+            finishDecoding()
             release()
         }
     }
 
-    /// Makes tile row `row` the one held: takes it from the decode started ahead (or decodes it
-    /// now), releasing the row held before, and starts decoding the next tile row the region
-    /// needs on other threads, to overlap the rendering of this one.
+    /// Makes tile row `row` the one held: takes it from the decodes started ahead (or decodes it
+    /// now), releasing the row held before, and starts decoding the next tile rows the region
+    /// needs (`ahead` of them), to overlap the rendering of this one.
     private func hold(tileRow row: Int) throws {
         release()
         let job: TileRowJob
-        if let pending, pending.row == row {
-            job = pending
+        if let next = pending.first, next.row == row {
+            job = pending.removeFirst()
         } else {
             discardPending()
             job = startDecoding(tileRow: row)
         }
-        pending = nil
         let start = DispatchTime.now().uptimeNanoseconds
         job.group.wait()
         seconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
@@ -183,65 +189,147 @@ final class HEICTileRows: DecodedRowSource {
             throw input?.readFailure ?? failure
         }
         // With one decoding thread this render is one of several at once (`batch -j`), whose cores
-        // are busy with the others anyway: no decoding ahead, so it holds one tile row, not two.
-        if threads > 1, row < (lastRow - 1) / tiling.tileSize.height { pending = startDecoding(tileRow: row + 1) }
-        peakHeldPixels = max(peakHeldPixels, (held.count + (pending == nil ? 0 : tileColumns.count)) * tiling.tileSize.pixelCount)
+        // are busy with the others anyway: no decoding ahead, so it holds one tile row, not three.
+        if threads > 1 {
+            var next = (pending.last?.row ?? row) + 1
+            while pending.count < Self.ahead, next <= (lastRow - 1) / tiling.tileSize.height {
+                pending.append(startDecoding(tileRow: next))
+                next += 1
+            }
+        }
+        peakHeldPixels = max(peakHeldPixels, (held.count + pending.count * tileColumns.count) * tiling.tileSize.pixelCount)
     }
 
-    /// A tile row's tiles of the region, decoding on other threads (the tiles in parallel) until
-    /// `group` is done; `results` are read only after waiting on it. Not `Sendable`: the decoding
-    /// threads get it as a `HandedOver`, whose doc comment says what guards it.
+    /// A tile row's tiles of the region, decoded by the `DecodingThreads` until `group` is done;
+    /// `results` are read only after waiting on it. Not `Sendable`: the decoding threads reach
+    /// it through their queue, whose doc comment says what guards it.
     private final class TileRowJob {
         let row: Int
+        /// Entered once per tile; each tile leaves it when decoded (or dropped by `stop`).
         let group = DispatchGroup()
-        /// One result per tile column, each written by the thread that decoded it.
-        var results: [Result<HeldTile, HEICError>]
+        /// One result per tile column, each written by the thread that took the tile.
+        let results: UnsafeMutableBufferPointer<Result<HeldTile, HEICError>>
+        /// Tiles taken by a thread so far (guarded by the threads' condition).
+        var taken = 0
         /// Keeps libheif's context alive while the decode runs.
         let file: HEIFFile
 
         init(row: Int, count: Int, file: HEIFFile) {
             (self.row, self.file) = (row, file)
-            results = Array(repeating: .failure(.decodeFailed("not decoded")), count: count)
+            results = .allocate(capacity: count)
+            results.initialize(repeating: .failure(.decodeFailed("not decoded")))
+            for _ in 0..<count { group.enter() }
+        }
+
+        deinit {
+            _ = results.deinitialize()
+            results.deallocate()
         }
     }
 
+    /// The threads that decode this reader's tiles, kept for its life: each takes the next tile
+    /// no thread has taken, from the oldest tile row queued, so a row's last tile and the next
+    /// row's first tiles decode at once.
+    ///
+    /// Threads of their own, not libdispatch's pool: a thread decoding a tile waits inside
+    /// libheif while libde265 decodes on a thread of its own, and the pool (one thread per core)
+    /// counted the waiting threads as running, so the next tile row's decode queued behind a
+    /// row's last tile with a core idle (`perf` timelines of a 12 MP SmartTone HEIC's render on
+    /// this 2-core machine: 1.76–1.80 threads busy on average before, 1.89 after). The same
+    /// threads for every row, not new ones: each new thread opened a malloc arena of its own,
+    /// and `render`'s top pad (`MallocPolicy`) keeps up to 16 MB of each (with a thread a row,
+    /// `scripts/bench` case 17 peaked at 70 MB instead of 47; with these two, 48 MB, and the 24 MP
+    /// portrait about 20 MB more than its 276).
+    ///
+    /// The queue and each job's `taken` are behind `condition`; a job's result i is written by
+    /// the thread that took tile i alone and read by the owner after waiting on the job's group.
+    private final class DecodingThreads {
+        private let condition = NSCondition()
+        private var queue: [TileRowJob] = []
+        private var stopping = false
+        private let exited = DispatchSemaphore(value: 0)
+        private let count: Int
+        private let columns: Range<Int>, tileSize: PixelSize, imageSize: PixelSize
+
+        init(count: Int, columns: Range<Int>, tileSize: PixelSize, imageSize: PixelSize) {
+            (self.count, self.columns, self.tileSize, self.imageSize) = (count, columns, tileSize, imageSize)
+            for _ in 0..<count {
+                let thread = Thread { [handedOver = HandedOver(self)] in handedOver.value.loop() }
+                thread.start()
+            }
+        }
+
+        func add(_ job: TileRowJob) {
+            condition.lock(); defer { condition.unlock() }
+            queue.append(job)
+            condition.broadcast()
+        }
+
+        /// Drops the tiles no thread has taken (their results stay "not decoded", their group is
+        /// left), waits for the tiles being decoded, and ends the threads.
+        func stop() {
+            condition.lock()
+            stopping = true
+            condition.broadcast()
+            condition.unlock()
+            for _ in 0..<count { exited.wait() }
+        }
+
+        private func loop() {
+            condition.lock()
+            while true {
+                while let first = queue.first, first.taken == columns.count { queue.removeFirst() }
+                guard let job = queue.first else {
+                    if stopping { break }
+                    condition.wait()
+                    continue
+                }
+                let index = job.taken
+                job.taken += 1
+                if stopping {
+                    job.group.leave()
+                    continue
+                }
+                condition.unlock()
+                let column = columns.lowerBound + index
+                // The part of the tile inside the image (a grid's last column and row are cut).
+                let needed = PixelSize(width: min(tileSize.width, imageSize.width - column * tileSize.width),
+                                       height: min(tileSize.height, imageSize.height - job.row * tileSize.height))
+                job.results[index] = HEICTileRows.decodeTile(job.file.handle, column: column, row: job.row, needing: needed)
+                job.group.leave()
+                condition.lock()
+            }
+            condition.unlock()
+            exited.signal()
+        }
+    }
+
+    /// Queues tile row `row` for the decoding threads, starting them on the first row.
     private func startDecoding(tileRow row: Int) -> TileRowJob {
         let job = TileRowJob(row: row, count: tileColumns.count, file: file)
-        let (columns, tileSize, imageSize, parts) = (tileColumns, tiling.tileSize, tiling.imageSize, min(threads, tileColumns.count))
-        let handed = HandedOver(job)
-        job.group.enter()
-        DispatchQueue.global().async {
-            let job = handed.value, handle = job.file.handle
-            job.results.withUnsafeMutableBufferPointer { results in
-                let shared = HandedOver(results)
-                let decode = { (index: Int) in
-                    let column = columns.lowerBound + index
-                    // The part of the tile inside the image (a grid's last column and row are cut).
-                    let needed = PixelSize(width: min(tileSize.width, imageSize.width - column * tileSize.width),
-                                           height: min(tileSize.height, imageSize.height - row * tileSize.height))
-                    shared.value[index] = Self.decodeTile(handle, column: column, row: row, needing: needed)
-                }
-                if parts <= 1 {
-                    for index in 0..<columns.count { decode(index) }
-                } else {
-                    // Tile i on part i mod parts: each part decodes its own tiles, one at a time.
-                    let sharedDecode = HandedOver(decode)
-                    DispatchQueue.concurrentPerform(iterations: parts) { part in
-                        for index in Swift.stride(from: part, to: columns.count, by: parts) { sharedDecode.value(index) }
-                    }
-                }
-            }
-            job.group.leave()
+        if decoders == nil {
+            decoders = DecodingThreads(count: min(threads, tileColumns.count), columns: tileColumns,
+                                       tileSize: tiling.tileSize, imageSize: tiling.imageSize)
         }
+        decoders?.add(job)
         return job
     }
 
-    /// Waits for the decode started ahead, if any, and releases its tiles.
+    /// Ends the decoding threads (the tiles they have not started are dropped) and releases
+    /// the tiles decoded ahead.
+    private func finishDecoding() {
+        decoders?.stop()
+        decoders = nil
+        discardPending()
+    }
+
+    /// Waits for the decodes started ahead, if any, and releases their tiles.
     private func discardPending() {
-        guard let pending else { return }
-        pending.group.wait()
-        for case .success(let tile) in pending.results { adjust_heif_image_release(tile.image) }
-        self.pending = nil
+        for job in pending {
+            job.group.wait()
+            for case .success(let tile) in job.results { adjust_heif_image_release(tile.image) }
+        }
+        pending = []
     }
 
     /// Tile (`column`, `row`) decoded to 8-bit RGB in the stored frame, strictly (a missing or

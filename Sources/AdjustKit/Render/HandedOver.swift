@@ -16,9 +16,11 @@
 /// - The sink thread (`ChunkedRowPipeline`): the hand-over state is behind the `NSCondition`, a
 ///   buffer is written by one side at a time as that state says, and `finish`/`stop` wait for the
 ///   thread to exit before the buffers are freed.
-/// - A HEIC's tile row decoded ahead (`HEICTileRows.TileRowJob`): each decoding thread writes
-///   only its own tiles' results; the owner keeps the job (and with it libheif's context) and
-///   reads the results, or releases them, only after waiting on the job's group. (A `Mutex`
+/// - A HEIC's decoding threads (`HEICTileRows.DecodingThreads`): the queue of tile rows and
+///   which tiles are taken are behind the threads' `NSCondition`; each thread writes only the
+///   results of the tiles it took; the owner keeps each job (and with it libheif's context) and
+///   reads the results, or releases them, only after waiting on the job's group, and `stop`
+///   waits for the threads to exit. (A `Mutex`
 ///   around the results was tried: Swift cannot see that a tile decoded from the shared handle
 ///   is a new value, so it refuses to send one through the lock.)
 /// - `StripedJPEGEncoder.encode`: each stripe writes only its own slot of the results, reads
