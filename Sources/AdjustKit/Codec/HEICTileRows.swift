@@ -235,7 +235,8 @@ final class HEICTileRows: DecodedRowSource {
     /// libheif while libde265 decodes on a thread of its own, and the pool (one thread per core)
     /// counted the waiting threads as running, so the next tile row's decode queued behind a
     /// row's last tile with a core idle (`perf` timelines of a 12 MP SmartTone HEIC's render on
-    /// this 2-core machine: 1.76–1.80 threads busy on average before, 1.89 after). The same
+    /// this 2-core machine, after its first 100 ms: 1.77 threads busy on average before, 1.84–1.92
+    /// after). The same
     /// threads for every row, not new ones: each new thread opened a malloc arena of its own,
     /// and `render`'s top pad (`MallocPolicy`) keeps up to 16 MB of each (with a thread a row,
     /// `scripts/bench` case 17 peaked at 70 MB instead of 47; with these two, 48 MB, and the 24 MP
