@@ -69,8 +69,9 @@ package struct HEICTiling: Equatable, Sendable {
 /// asks for rows, only the tiles the region overlaps (libheif 1.19's tile API): a crop decodes
 /// the tiles it keeps, and a render holds at most three tile rows of decoded pixels (the one
 /// read and the next two, decoding ahead on threads of their own; one tile row when given one
-/// thread), never the image. The tiles of a tile row decode in parallel. Each tile is converted to RGB by libheif on its own,
-/// which gives the same bytes as libheif's whole-image decode (HEICTests checks every fixture).
+/// thread), never the image. The tiles of a tile row decode in parallel. Each tile is converted
+/// to RGB by libheif on its own, which gives the same bytes as libheif's whole-image decode
+/// (HEICTests checks every fixture).
 /// Used on the decoder thread only, once made.
 final class HEICTileRows: DecodedRowSource {
     let decodedSize: PixelSize
@@ -109,7 +110,8 @@ final class HEICTileRows: DecodedRowSource {
     private var decoders: DecodingThreads?
 
     /// A decoded tile: libheif's image and its RGB plane. Not `Sendable`: it moves from a
-    /// decoding thread to the renderer only through `TileRowJob`, handed over (`HandedOver`).
+    /// decoding thread to the renderer only through a `TileRowJob`'s results (`DecodingThreads`
+    /// says what guards them).
     private struct HeldTile {
         let image: OpaquePointer
         let base: UnsafePointer<UInt8>
@@ -235,12 +237,11 @@ final class HEICTileRows: DecodedRowSource {
     /// libheif while libde265 decodes on a thread of its own, and the pool (one thread per core)
     /// counted the waiting threads as running, so the next tile row's decode queued behind a
     /// row's last tile with a core idle (`perf` timelines of a 12 MP SmartTone HEIC's render on
-    /// this 2-core machine, after its first 100 ms: 1.77 threads busy on average before, 1.84–1.92
-    /// after). The same
-    /// threads for every row, not new ones: each new thread opened a malloc arena of its own,
-    /// and `render`'s top pad (`MallocPolicy`) keeps up to 16 MB of each (with a thread a row,
-    /// `scripts/bench` case 17 peaked at 70 MB instead of 47; with these two, 48 MB, and the 24 MP
-    /// portrait about 20 MB more than its 276).
+    /// this 2-core machine, after its first 100 ms: 1.77 threads busy on average before,
+    /// 1.84–1.92 after). The same threads for every row, not new ones: each new thread opened a
+    /// malloc arena of its own, and `render`'s top pad (`MallocPolicy`) keeps up to 16 MB of
+    /// each (with a thread a row, `scripts/bench` case 17 peaked at 70 MB instead of 47; with
+    /// these two, 48 MB, and the 24 MP portrait about 20 MB more than its 276).
     ///
     /// The queue and each job's `taken` are behind `condition`; a job's result i is written by
     /// the thread that took tile i alone and read by the owner after waiting on the job's group.
