@@ -5,8 +5,11 @@ import Foundation
 /// library said nothing.
 enum CLibraryMessage {
     /// The NUL-terminated text in `buffer` (all of it where there is no NUL).
-    static func text(_ buffer: [CChar]) -> String {
-        line(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    static func text(_ buffer: [CChar]) -> String { text(bytes: buffer.lazy.map { UInt8(bitPattern: $0) }) }
+
+    /// The NUL-terminated text in `bytes` (a library's fixed-size message field).
+    static func text(bytes: some Sequence<UInt8>) -> String {
+        line(String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self))
     }
 
     /// The NUL-terminated text at `pointer`.

@@ -182,8 +182,6 @@ package enum PNGCodec {
     }
 
     private static func message(_ info: png_image) -> String {
-        withUnsafeBytes(of: info.message) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
+        withUnsafeBytes(of: info.message) { CLibraryMessage.text(bytes: $0) }
     }
 }

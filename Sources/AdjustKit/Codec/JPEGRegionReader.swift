@@ -151,7 +151,7 @@ final class JPEGRegionReader {
     var dataWarnings: [String] {
         let count = jr_decoder_damage_count(decoder)
         guard count > headerDamageCount else { return [] }
-        return [JPEGWarningText.damage(String(cString: jr_decoder_damage_message(decoder)))]
+        return [JPEGWarningText.damage(CLibraryMessage.text(jr_decoder_damage_message(decoder)))]
     }
 
     /// Reads the header only: the size as stored and what `headerWarnings` would hold. The
@@ -202,11 +202,11 @@ final class JPEGRegionReader {
     private static func headerWarnings(_ decoder: OpaquePointer) -> [String] {
         var warnings: [String] = []
         if jr_decoder_harmless_count(decoder) > 0 {
-            warnings.append(JPEGWarningText.harmless(String(cString: jr_decoder_harmless_message(decoder)),
+            warnings.append(JPEGWarningText.harmless(CLibraryMessage.text(jr_decoder_harmless_message(decoder)),
                                                      count: Int(jr_decoder_harmless_count(decoder))))
         }
         if jr_decoder_damage_count(decoder) > 0 {
-            warnings.append(JPEGWarningText.damage(String(cString: jr_decoder_damage_message(decoder))))
+            warnings.append(JPEGWarningText.damage(CLibraryMessage.text(jr_decoder_damage_message(decoder))))
         }
         return warnings
     }
