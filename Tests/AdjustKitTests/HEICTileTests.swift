@@ -188,6 +188,43 @@ final class HEICTileTests: XCTestCase {
         XCTAssertTrue(pixels[0] == pixels[1], "one thread decodes other pixels")
     }
 
+    /// A portrait's first tile rows start decoding before the render reads any (while its depth
+    /// image decodes, `HEICTileSource.decodeAhead`): asked for that region, the source hands over
+    /// the reader with its first three tile rows queued, which reads the same bytes and holds
+    /// three tile rows at most, as a fresh reader does. Asked for another region, or with one
+    /// decoding thread, it makes a fresh reader and nothing was queued ahead.
+    func testDecodingAheadHandsOverTheStartedReader() throws {
+        let bytes = try TestFixtures.bytes(Self.bench)
+        let size = try XCTUnwrap(HEICDecoder().openTiles(bytes)).tiling.imageSize
+        let whole = PixelRect(x: 0, y: 0, width: size.width, height: size.height)
+        let tileRow = 8 * 512 * 512
+        func read(_ rows: HEICTileRows) throws -> [UInt8] {
+            var image = [UInt8](repeating: 0, count: rows.region.width * rows.region.height * 3)
+            try image.withUnsafeMutableBufferPointer {
+                try rows.readRows(into: $0.baseAddress!, stride: rows.region.width * 3, count: rows.region.height)
+            }
+            return image
+        }
+
+        let ahead = try XCTUnwrap(HEICDecoder(decodingThreads: 2).openTiles(bytes))
+        ahead.decodeAhead(region: whole)
+        let started = ahead.rows(region: whole)
+        XCTAssertEqual(started.tileRowsQueued, 3, "the first three tile rows queued before the first read")
+        let fresh = try XCTUnwrap(HEICDecoder(decodingThreads: 2).openTiles(bytes)).rows(region: whole)
+        XCTAssertEqual(fresh.tileRowsQueued, 0)
+        XCTAssertTrue(try read(started) == read(fresh), "the reader started ahead reads other pixels")
+        XCTAssertEqual(started.peakHeldPixels, 3 * tileRow)
+        XCTAssertEqual(started.tileRowsDecoded, 6)
+        XCTAssertEqual(ahead.rows(region: whole).tileRowsQueued, 0, "handed over once")
+
+        let crop = PixelRect(x: 200, y: 300, width: 1500, height: 1200)
+        ahead.decodeAhead(region: whole)
+        XCTAssertEqual(ahead.rows(region: crop).tileRowsQueued, 0, "another region gets a fresh reader")
+        let single = try XCTUnwrap(HEICDecoder(decodingThreads: 1).openTiles(bytes))
+        single.decodeAhead(region: whole)
+        XCTAssertEqual(single.rows(region: whole).tileRowsQueued, 0, "one thread decodes nothing ahead")
+    }
+
     /// A HEIC cut short in its tile data is refused with one line (exit 65), no output written,
     /// when the render needs the missing tiles; libheif's strict decoding never fills them grey.
     func testTruncatedTileDataRefusedWithOneLine() throws {

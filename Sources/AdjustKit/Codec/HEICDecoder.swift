@@ -399,9 +399,29 @@ final class HEICTileSource {
         (self.file, self.tiling, self.input, self.threads, self.openSeconds) = (file, tiling, input, threads, openSeconds)
     }
 
+    /// A reader whose first tile rows `decodeAhead` started decoding; `rows(region:)` hands it
+    /// over when asked for its region (and drops it otherwise, its decoding stopped).
+    private var decodingAhead: HEICTileRows?
+
+    /// Starts decoding the first tile rows of `region` (inside the image) on the reader's threads,
+    /// to overlap what comes before the render: a portrait's depth image and matte, which libheif
+    /// decodes on the calling thread, one after the other, with the other core idle (50–125 ms at
+    /// the start of the 24 MP portrait's render in `perf` timelines, docs/benchmark.md).
+    func decodeAhead(region: PixelRect) {
+        guard region.width > 0, region.height > 0, region.x >= 0, region.y >= 0,
+              region.x + region.width <= tiling.imageSize.width, region.y + region.height <= tiling.imageSize.height
+        else { return }
+        let rows = HEICTileRows(file: file, tiling: tiling, region: region, input: input, threads: threads,
+                                openSeconds: openSeconds)
+        rows.startDecodingAhead()
+        decodingAhead = rows
+    }
+
     /// The rows of `region` (inside the image), decoded as they are read.
     func rows(region: PixelRect) -> HEICTileRows {
-        HEICTileRows(file: file, tiling: tiling, region: region, input: input, threads: threads, openSeconds: openSeconds)
+        defer { decodingAhead = nil }
+        if let started = decodingAhead, started.region == region { return started }
+        return HEICTileRows(file: file, tiling: tiling, region: region, input: input, threads: threads, openSeconds: openSeconds)
     }
 }
 

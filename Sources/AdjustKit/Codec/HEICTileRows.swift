@@ -72,7 +72,8 @@ package struct HEICTiling: Equatable, Sendable {
 /// thread), never the image. The tiles of a tile row decode in parallel. Each tile is converted
 /// to RGB by libheif on its own, which gives the same bytes as libheif's whole-image decode
 /// (HEICTests checks every fixture).
-/// Used on the decoder thread only, once made.
+/// Made, and its first tile rows queued where the caller asks (`startDecodingAhead`), on the
+/// render's thread; read on the decoder thread alone after that (`FusedRenderer.withDecoderThread`).
 final class HEICTileRows: DecodedRowSource {
     let decodedSize: PixelSize
     let columnOffset: Int
@@ -87,7 +88,11 @@ final class HEICTileRows: DecodedRowSource {
     private(set) var tileRowsDecoded = 0
     /// Most decoded pixels held at once (a test hook: a crop holds fewer than the image has).
     private(set) var peakHeldPixels = 0
+    /// Tile rows queued for decoding and not yet read (a test hook for `startDecodingAhead`).
+    var tileRowsQueued: Int { pending.count }
 
+    /// The part of the stored image delivered.
+    let region: PixelRect
     private let file: HEIFFile
     private let tiling: HEICTiling
     private let input: OpenInputFile?
@@ -125,7 +130,7 @@ final class HEICTileRows: DecodedRowSource {
          openSeconds: Double = 0) {
         precondition(region.x >= 0 && region.y >= 0 && region.x + region.width <= tiling.imageSize.width
                      && region.y + region.height <= tiling.imageSize.height, "region outside the image")
-        (self.file, self.tiling, self.input, seconds) = (file, tiling, input, openSeconds)
+        (self.file, self.tiling, self.input, self.region, seconds) = (file, tiling, input, region, openSeconds)
         self.threads = max(1, threads ?? ProcessInfo.processInfo.activeProcessorCount)
         (decodedSize, columnOffset, width, nextRow, lastRow) = (tiling.imageSize, region.x, region.width, region.y,
                                                                region.y + region.height)
@@ -135,6 +140,16 @@ final class HEICTileRows: DecodedRowSource {
     deinit {
         finishDecoding()
         release()
+    }
+
+    /// Starts decoding the region's first tile rows (the first and the `ahead` after it) before
+    /// the first read, so that they decode while the caller still prepares the render (a
+    /// portrait's depth image: `HEICTileSource.decodeAhead`). Nothing with one thread, as when
+    /// reading; reading then takes them as it would have started them.
+    func startDecodingAhead() {
+        guard threads > 1, pending.isEmpty, heldRow < 0, nextRow < lastRow else { return }
+        let first = nextRow / tiling.tileSize.height, last = (lastRow - 1) / tiling.tileSize.height
+        for row in first...min(last, first + Self.ahead) { pending.append(startDecoding(tileRow: row)) }
     }
 
     func readRows(into destination: UnsafeMutablePointer<UInt8>, stride: Int, count: Int) throws {

@@ -173,7 +173,7 @@ package struct Renderer: Sendable {
             return try withPixels(of: original) { try body($0, program) }
         }
         var inputs = PhotoInputs()
-        return try withPixels(of: original, depth: { inputs.depthMap = $0 }) { pixels in
+        return try withPixels(of: original, depth: { inputs.depthMap = $0 }, decodeRegion: plan.decodeRegion) { pixels in
             try body(pixels, try ColourProgram(chain: plan.rescaledChain, options: colour, inputs: inputs))
         }
     }
@@ -192,8 +192,10 @@ package struct Renderer: Sendable {
     /// given, is handed the HEIC's depth image (or nil) before `body` runs, read from the same open
     /// file (`DepthEffect` blurs by it); a JPEG has none. A portrait keeps the decode by tiles: the
     /// depth image is a separate item, and decoding the whole primary image first for it cost the
-    /// tiles' overlap of decode and render and a whole raster of memory.
-    func withPixels<T>(of original: OriginalImage, depth: ((DepthMap?) -> Void)? = nil,
+    /// tiles' overlap of decode and render and a whole raster of memory. `decodeRegion`, when
+    /// given with `depth`, is the region the render will read first: its first tile rows start
+    /// decoding while the depth image does (`HEICTileSource.decodeAhead`).
+    func withPixels<T>(of original: OriginalImage, depth: ((DepthMap?) -> Void)? = nil, decodeRegion: PixelRect? = nil,
                                _ body: (Pixels) throws -> T) throws -> T {
         switch original {
         case .jpeg(let source): depth?(nil); return try body(.jpeg(source))
@@ -206,6 +208,8 @@ package struct Renderer: Sendable {
                 }
                 if let tiles {
                     if let depth {
+                        // The tiles the render reads first decode meanwhile.
+                        if let decodeRegion { tiles.decodeAhead(region: decodeRegion) }
                         depth(HEICDecoder.depthMap(tiles.file.handle))
                         // A read that failed while libheif read the depth item is the file's failure.
                         if let failure = tiles.input?.readFailure { throw failure }
