@@ -272,8 +272,9 @@ final class FusedRendererTests: XCTestCase {
     /// SmartTone with a light map (the real one of the HEIC sample, stretched over this photo),
     /// alone, after a memoized white balance and before per-pixel colour, with a crop (a region
     /// decode with a column offset) and a straighten, at full size, DCT scales and shrinks, in both
-    /// working spaces; and under every EXIF orientation.
-    func testSmartToneChainsAreBitIdenticalToTheReference() throws {
+    /// working spaces; and under every EXIF orientation. Bit-identical without a shrink; within
+    /// one code on a few channels in 10⁵ with one (`assertFusedMatchesReference`).
+    func testSmartToneChainsMatchTheReference() throws {
         let jpeg = try TestFixtures.bytes(TestFixtures.image("Landscape_1.jpg"))
         let stored = try JPEGDecoder().decode(jpeg)
         let tone = try Self.realSmartTone()
@@ -341,10 +342,13 @@ final class FusedRendererTests: XCTestCase {
                                         file: file, line: line)
     }
 
-    /// Renders `plan` (a chain with a region or a position-dependent kernel, which the reference
-    /// pipeline rendered before the streaming one could) both ways and compares images and
-    /// warnings: identical bits, a shrink included (these chains shrink through the exact
-    /// encoding curve).
+    /// Renders `plan` (a chain with a region, a position-dependent, a per-pixel stored-frame or a
+    /// neighbourhood kernel) both ways and compares images and warnings: identical bits without
+    /// a shrink. With one, identical bits for red-eye and vignette chains, which the reference
+    /// pipeline rendered before the streaming one could and which shrink through the exact
+    /// encoding curve so as to come out as they did (docs/architecture.md); within one code on a
+    /// few channels in 10⁵ for the others, which shrink through the curve's table
+    /// (`EncodingTable`), as colour chains do, where the reference takes `powf`.
     static func assertFusedMatchesReference(_ plan: RenderPlan, original: OriginalImage, renderer: Renderer, label: String,
                                             file: StaticString = #filePath, line: UInt = #line) throws {
         let program = try ColourProgram(chain: plan.rescaledChain, options: renderer.colour)
@@ -355,9 +359,24 @@ final class FusedRendererTests: XCTestCase {
         let fused = try renderer.render(plan, original: original)
         XCTAssertEqual(fused.image.size, reference.image.size, label, file: file, line: line)
         XCTAssertEqual(fused.warnings, reference.warnings, label, file: file, line: line)
-        XCTAssertTrue(fused.image == reference.image,
-                      "\(label): \(ImageMetrics.differences(TestImage(fused.image), TestImage(reference.image)))",
-                      file: file, line: line)
+        let exactCurve = !program.storedRegion.isEmpty || !program.outputPositional.isEmpty
+        if !plan.needsResample || exactCurve {
+            XCTAssertTrue(fused.image == reference.image,
+                          "\(label): \(ImageMetrics.differences(TestImage(fused.image), TestImage(reference.image)))",
+                          file: file, line: line)
+        } else {
+            assertWithinOneCodeOnFewChannels(fused.image, reference.image, label, file: file, line: line)
+        }
+    }
+
+    /// A shrink through the encoding curve's table against the reference's `powf`: the table is
+    /// within 2·10⁻⁷ of the curve (`FusedKernelTablesTests`), so a channel moves only where the
+    /// average lands that close to a rounding tie — by one code, on a few channels in 10⁵.
+    static func assertWithinOneCodeOnFewChannels(_ image: RGBA8Image, _ reference: RGBA8Image, _ label: String,
+                                                 file: StaticString = #filePath, line: UInt = #line) {
+        let diff = ImageMetrics.differences(TestImage(image), TestImage(reference))
+        XCTAssertLessThanOrEqual(diff.maxPerChannel.max() ?? 99, 1, "\(label): \(diff)", file: file, line: line)
+        XCTAssertLessThanOrEqual(diff.meanPerChannel.max() ?? 99, 1e-4, "\(label): \(diff)", file: file, line: line)
     }
 
     /// The stored image's reddest pixel, by the repair's own measure (filters.md §5).
