@@ -359,6 +359,8 @@ final class FusedRendererTests: XCTestCase {
         let fused = try renderer.render(plan, original: original)
         XCTAssertEqual(fused.image.size, reference.image.size, label, file: file, line: line)
         XCTAssertEqual(fused.warnings, reference.warnings, label, file: file, line: line)
+        // The rule stated here on its own, not read from `ColourProgram.shrinksThroughExactCurve`,
+        // which the renderer asks: a wrong answer there must not loosen this comparison.
         let exactCurve = !program.storedRegion.isEmpty || !program.outputPositional.isEmpty
         if !plan.needsResample || exactCurve {
             XCTAssertTrue(fused.image == reference.image,

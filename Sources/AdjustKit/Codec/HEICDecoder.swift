@@ -408,9 +408,7 @@ final class HEICTileSource {
     /// decodes on the calling thread, one after the other, with the other core idle (50–125 ms at
     /// the start of the 24 MP portrait's render in `perf` timelines, docs/benchmark.md).
     func decodeAhead(region: PixelRect) {
-        guard region.width > 0, region.height > 0, region.x >= 0, region.y >= 0,
-              region.x + region.width <= tiling.imageSize.width, region.y + region.height <= tiling.imageSize.height
-        else { return }
+        guard region.width > 0, region.height > 0, tiling.contains(region) else { return }
         let rows = HEICTileRows(file: file, tiling: tiling, region: region, input: input, threads: threads,
                                 openSeconds: openSeconds)
         rows.startDecodingAhead()

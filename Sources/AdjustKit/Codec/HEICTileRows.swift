@@ -20,6 +20,12 @@ package struct HEICTiling: Equatable, Sendable {
     /// Tiles in the grid.
     package var count: Int { columns * rows }
 
+    /// Whether `region` lies inside the image (a reader's region must).
+    func contains(_ region: PixelRect) -> Bool {
+        region.x >= 0 && region.y >= 0 && region.x + region.width <= imageSize.width
+            && region.y + region.height <= imageSize.height
+    }
+
     /// The tile columns and rows `region` (in the stored frame) overlaps; empty for an empty region.
     package func tiles(touching region: PixelRect) -> (columns: Range<Int>, rows: Range<Int>) {
         guard region.width > 0, region.height > 0 else { return (0..<0, 0..<0) }
@@ -128,8 +134,7 @@ final class HEICTileRows: DecodedRowSource {
     /// instead of libheif's error. `threads`: tiles decoded at once (default: one per core).
     init(file: HEIFFile, tiling: HEICTiling, region: PixelRect, input: OpenInputFile? = nil, threads: Int? = nil,
          openSeconds: Double = 0) {
-        precondition(region.x >= 0 && region.y >= 0 && region.x + region.width <= tiling.imageSize.width
-                     && region.y + region.height <= tiling.imageSize.height, "region outside the image")
+        precondition(tiling.contains(region), "region outside the image")
         (self.file, self.tiling, self.input, self.region, seconds) = (file, tiling, input, region, openSeconds)
         self.threads = max(1, threads ?? ProcessInfo.processInfo.activeProcessorCount)
         (decodedSize, columnOffset, width, nextRow, lastRow) = (tiling.imageSize, region.x, region.width, region.y,

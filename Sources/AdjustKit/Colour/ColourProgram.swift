@@ -83,10 +83,18 @@ struct ColourProgram: Sendable {
     var runsPerStoredPixel: Bool { !storedTail.isEmpty || !neighbourhood.isEmpty }
 
     /// Whether some step reads more than a pixel's colour, here or on the output (its place or its
-    /// neighbourhood), so that no one colour memo can stand for the chain and the output is
-    /// encoded exactly. The renderer's paths follow from this and `runsPerStoredPixel`, which are
-    /// read off the runs, not the kinds of kernel.
+    /// neighbourhood), so that no one colour memo can stand for the chain. The renderer's paths
+    /// follow from this, `runsPerStoredPixel` and `shrinksThroughExactCurve`, which are read off
+    /// the runs, not the kinds of kernel.
     var readsPlaceOrNeighbourhood: Bool { runsPerStoredPixel || !outputPositional.isEmpty }
+
+    /// Whether a shrink (`--max-size`) encodes the chain's samples through the sRGB curve itself
+    /// (`powf`) rather than its table: for red-eye and the vignette, which the reference
+    /// pipeline rendered before the streaming renderer could, so that they come out as they did
+    /// (docs/architecture.md). Every other chain takes the table: through `powf`, the Smart and
+    /// neighbourhood kernels' previews spent a sixth of their CPU in it (docs/benchmark.md,
+    /// eighth part).
+    var shrinksThroughExactCurve: Bool { !storedRegion.isEmpty || !outputPositional.isEmpty }
 
     /// `storedTail` on `count` RGB pixels of decoded row `y` from image column `x0` (both renderers
     /// call this, on whatever runs of rows they hold).

@@ -147,11 +147,7 @@ struct FusedRenderer {
         let decoded = SourceRowWindow<UInt8>(top: region.y, bottom: region.y + region.height, width: reader.width,
                                              capacity: needs.monotone ? 2 * needs.span + Self.readAhead + regionRows
                                                                       : region.height)
-        // Red-eye and the vignette shrink through the curve itself, as the reference pipeline
-        // rendered them (`SampledRowMaker.exactEncoding`); every other chain through its table:
-        // the Smart kernels' and the neighbourhood kernels' previews spent a sixth of their CPU
-        // in `powf` (docs/benchmark.md, eighth part).
-        let exactEncoding = !program.storedRegion.isEmpty || !program.outputPositional.isEmpty
+        let exactEncoding = program.shrinksThroughExactCurve
         let stream = SampledStream(plan: plan, space: program.space, exactEncoding: exactEncoding,
                                    sampler: sampler, needs: needs, pipeline: pipeline, columnOffset: reader.columnOffset,
                                    sink: sink)
