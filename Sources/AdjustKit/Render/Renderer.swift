@@ -276,6 +276,8 @@ package struct Renderer: Sendable {
                                pixels: [UInt8](unsafeUninitializedCapacity: bytes) { _, count in count = bytes })
         var decoded: (warnings: [String], decodeSeconds: Double) = ([], 0)
         try image.pixels.withUnsafeMutableBufferPointer { raster in
+            // Every page of it is written once: in 2 MB pages, that is a fault per 2 MB.
+            HugePages.advise(UnsafeMutableRawBufferPointer(raster))
             let placement = OrientedPlacement(orientation: plan.orientation, unorientedSize: plan.outputSize,
                                               raster: raster.baseAddress!)
             decoded = try run(FusedRenderer(plan: plan, program: program, decoder: decoder), pixels: pixels) { j, row in
