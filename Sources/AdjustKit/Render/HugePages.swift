@@ -7,7 +7,7 @@ import Glibc
 ///
 /// Why: every 4 KB page a render touches for the first time is a page fault. A 24 MP portrait's
 /// two float row windows and its turned raster took 46 000 of its 77 000 faults, and the kernel
-/// was 9 % of its CPU samples. Advised, the render took 30 000 faults and 0.96 of the time
+/// was 9 % of its CPU samples. Advised, the render took 32 000 faults and 0.96 of the time
 /// (docs/benchmark.md, "Issue 30, ninth part"). The advice changes no byte; where the kernel has
 /// no huge page to give, it maps small pages as before. Only buffers written whole are advised:
 /// glibc's `hugetlb` tunable, which advises every heap, was slower (the same page).
