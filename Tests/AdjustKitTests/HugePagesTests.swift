@@ -43,7 +43,7 @@ final class HugePagesTests: XCTestCase {
         }
     }
 
-    /// A buffer under `minimumBytes` is not advised: a huge page would not fit whole inside it.
+    /// A buffer under `minimumBytes` is not advised: it faults page by page, as before.
     func testSmallBufferIsLeftAlone() throws {
         guard Self.transparentHugePageMode == "madvise" else {
             throw XCTSkip("only `madvise` mode tells advised from unadvised memory")

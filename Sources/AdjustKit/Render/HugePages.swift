@@ -15,7 +15,8 @@ enum HugePages {
     /// Buffers smaller than this are left alone. A huge page is touched whole, so an advised
     /// buffer can take up to 2 MB more at each end than it uses; advising the few-megabyte row
     /// windows of a 12 MP render put 1.5 MB on every row's peak in `scripts/bench-ab` and gained
-    /// nothing. Those a 24 MP portrait needs advised are 45–100 MB.
+    /// nothing. A 24 MP portrait's are 44 MB or more each (its float windows' faults) and 98 MB
+    /// (its turned raster).
     static let minimumBytes = 32 << 20
 
     /// Advises the whole pages inside `buffer` (its start rounded up, its end down, to a page).
