@@ -153,8 +153,17 @@ final class HEICTileRows: DecodedRowSource {
     /// reading; reading then takes them as it would have started them.
     func startDecodingAhead() {
         guard threads > 1, pending.isEmpty, heldRow < 0, nextRow < lastRow else { return }
-        let first = nextRow / tiling.tileSize.height, last = (lastRow - 1) / tiling.tileSize.height
-        for row in first...min(last, first + Self.ahead) { pending.append(startDecoding(tileRow: row)) }
+        queueTileRows(from: nextRow / tiling.tileSize.height, until: Self.ahead + 1)
+    }
+
+    /// Starts decoding tile rows from `row` on, in order, until `count` are pending or the
+    /// region's last tile row is queued.
+    private func queueTileRows(from row: Int, until count: Int) {
+        var next = row
+        while pending.count < count, next <= (lastRow - 1) / tiling.tileSize.height {
+            pending.append(startDecoding(tileRow: next))
+            next += 1
+        }
     }
 
     func readRows(into destination: UnsafeMutablePointer<UInt8>, stride: Int, count: Int) throws {
@@ -212,13 +221,7 @@ final class HEICTileRows: DecodedRowSource {
         }
         // With one decoding thread this render is one of several at once (`batch -j`), whose cores
         // are busy with the others anyway: no decoding ahead, so it holds one tile row, not three.
-        if threads > 1 {
-            var next = (pending.last?.row ?? row) + 1
-            while pending.count < Self.ahead, next <= (lastRow - 1) / tiling.tileSize.height {
-                pending.append(startDecoding(tileRow: next))
-                next += 1
-            }
-        }
+        if threads > 1 { queueTileRows(from: (pending.last?.row ?? row) + 1, until: Self.ahead) }
         peakHeldPixels = max(peakHeldPixels, (held.count + pending.count * tileColumns.count) * tiling.tileSize.pixelCount)
     }
 
