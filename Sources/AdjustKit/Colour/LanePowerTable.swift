@@ -22,10 +22,13 @@ struct LanePowerTable: Sendable {
     private let values: [Float], slopes: [Float]
 
     /// The bucket of 2⁻²⁰ (bit pattern >> 16), and how many buckets up to 2.
-    private static let firstBucket = Int32(Float(1).bitPattern >> 16) - 20 * 128
-    private static let buckets = 21 * 128
-    private static let lowest = Float(bitPattern: UInt32(firstBucket) << 16)
-    private static let highest = Float(2).nextDown
+    /// (Computed constants, not `static let`s, which are made lazily: each read in the loop was a
+    /// call to `swift_once`, as `LaneMath`'s constant was.)
+    private static var firstBucket: Int32 { Int32(Float(1).bitPattern >> 16) - 20 * 128 }
+    private static var buckets: Int { 21 * 128 }
+    private static var lowest: Float { Float(bitPattern: UInt32(firstBucket) << 16) }
+    /// 2's predecessor, `Float(2).nextDown`.
+    private static var highest: Float { Float(bitPattern: 0x3FFF_FFFF) }
 
     /// The table of x^`power`.
     init(power: Double) {

@@ -95,8 +95,13 @@ enum LaneMath {
     @inline(__always)
     static func abs(_ x: Lanes) -> Lanes { Lanes.maximum(x, -x) }
 
-    /// 1.5·2²³: a float whose units are the last mantissa bit.
-    private static let magic = Lanes(repeating: 12_582_912)
+    /// 1.5·2²³: a float whose units are the last mantissa bit. A computed constant, not a
+    /// `static let`: a global of a SIMD type is made lazily, and each read in a kernel's loop was
+    /// a call to `swift_once`, across which every vector register is spilled (with
+    /// `LanePowerTable`'s bounds, two such calls a group of four pixels in SmartBlackAndWhite's
+    /// IPT powers; docs/benchmark.md, tenth part).
+    @inline(__always)
+    private static var magic: Lanes { Lanes(repeating: 12_582_912) }
 
     /// The integers |e| < 2²² as floats, by the same trick.
     @inline(__always)
