@@ -272,8 +272,9 @@ final class FusedRendererTests: XCTestCase {
     /// SmartTone with a light map (the real one of the HEIC sample, stretched over this photo),
     /// alone, after a memoized white balance and before per-pixel colour, with a crop (a region
     /// decode with a column offset) and a straighten, at full size, DCT scales and shrinks, in both
-    /// working spaces; and under every EXIF orientation. Bit-identical without a shrink; within
-    /// one code on a few channels in 10⁵ with one (`assertFusedMatchesReference`).
+    /// working spaces; with an output-frame effect after it; and under every EXIF orientation.
+    /// Bit-identical without a shrink; within one code on a few channels in 10⁵ with one
+    /// (`assertFusedMatchesReference`).
     func testSmartToneChainsMatchTheReference() throws {
         let jpeg = try TestFixtures.bytes(TestFixtures.image("Landscape_1.jpg"))
         let stored = try JPEGDecoder().decode(jpeg)
@@ -287,6 +288,17 @@ final class FusedRendererTests: XCTestCase {
             ("smart tone, region crop", EditChain([tone, Crop(x: 333, y: 101, width: 700.5, height: 500.25)])),
             ("smart tone, straighten", EditChain([tone, straighten])),
         ]
+        // An output-frame colour kernel after the per-pixel tail, which the pixel copy runs on
+        // each row (`PixelCopyChain`): at the sizes that copy pixels (a shrink samples).
+        let effect = EditChain([tone, Crop(x: 40, y: 30, width: 900, height: 600), SerializedFilter(name: PhotoEffect.chrome.rawValue)])
+        for space in WorkingSpace.allCases {
+            for size in [SizeRequest.full, .scale(DecodeScale(numerator: 2)!), .scale(DecodeScale(numerator: 4)!)] {
+                let plan = try RenderPlanner().plan(storedSize: stored.size, exifOrientation: nil, chain: effect, size: size)
+                try Self.assertFusedMatchesReference(plan, original: .jpeg(OriginalBytes(jpeg)),
+                                                     renderer: Renderer(colour: ColourOptions(workingSpace: space)),
+                                                     label: "smart tone, crop, photo effect \(size) \(space)")
+            }
+        }
         for (name, chain) in chains {
             for size in Self.sizes + [.scale(DecodeScale(numerator: 2)!)] {
                 for space in WorkingSpace.allCases {
@@ -308,6 +320,26 @@ final class FusedRendererTests: XCTestCase {
                                                      label: "Landscape_\(n) smart tone \(size)")
             }
         }
+    }
+
+    /// Which pixel copies take each row through the chain (`PixelCopyChain`): a chain with a
+    /// per-pixel stored-frame step and nothing that reads areas, neighbourhoods or output places.
+    /// The comparisons above then test that path; without this, a renderer that sent those
+    /// chains down the sampled path would pass them too.
+    func testPixelCopiesOfPerPixelChainsColourEachRow() throws {
+        let tone = try Self.realSmartTone(), size = PixelSize(width: 1200, height: 900)
+        func chain(_ filters: [any EditFilter]) throws -> PixelCopyChain? {
+            PixelCopyChain(program: try ColourProgram(chain: EditChain(filters), options: ColourOptions()), imageSize: size,
+                           columnOffset: 0)
+        }
+        XCTAssertNotNil(try chain([tone]))
+        XCTAssertNotNil(try chain([WhiteBalance(.warmthTint(warmth: 0.4, tint: 0.1, face: 0)), tone, SmartBlackAndWhite(hue: 0.3),
+                                   SerializedFilter(name: PhotoEffect.chrome.rawValue)]))
+        // One colour each: the whole chain's memo instead.
+        XCTAssertNil(try chain([SmartColor(color: -0.5), SmartBlackAndWhite(hue: 0.3)]))
+        // A vignette reads its place in the output, Sharpen a neighbourhood: the sampled path.
+        XCTAssertNil(try chain([tone, Vignette(intensity: 0.8)]))
+        XCTAssertNil(try chain([tone, Sharpen(intensity: 0.5)]))
     }
 
     /// The SmartTone of the real macOS 10.15 sample (with its light map).

@@ -82,11 +82,13 @@ struct ColourProgram: Sendable {
     /// reads a pixel's place or its neighbourhood there (`storedTail`, `neighbourhood`).
     var runsPerStoredPixel: Bool { !storedTail.isEmpty || !neighbourhood.isEmpty }
 
-    /// Whether some step reads more than a pixel's colour, here or on the output (its place or its
-    /// neighbourhood), so that no one colour memo can stand for the chain. The renderer's paths
-    /// follow from this, `runsPerStoredPixel` and `shrinksThroughExactCurve`, which are read off
-    /// the runs, not the kinds of kernel.
-    var readsPlaceOrNeighbourhood: Bool { runsPerStoredPixel || !outputPositional.isEmpty }
+    /// Whether each stored row can go through the whole chain on its own: no step reads areas or
+    /// neighbourhoods of the stored image, or a place in the output (steps that read one colour,
+    /// or a colour and its place in the stored image, do). A render that copies texels to the
+    /// output then colours each decoded row as it copies it (`FusedRenderer`'s pixel copy). The
+    /// renderer's paths follow from this, `runsPerStoredPixel` and `shrinksThroughExactCurve`,
+    /// which are read off the runs, not the kinds of kernel.
+    var runsOnRowsAlone: Bool { storedRegion.isEmpty && neighbourhood.isEmpty && outputPositional.isEmpty }
 
     /// Whether a shrink (`--max-size`) encodes the chain's samples through the sRGB curve itself
     /// (`powf`) rather than its table: for red-eye and the vignette, which the reference

@@ -59,8 +59,9 @@ struct FusedRenderer {
             return []
         }
         let regionPass = StoredRegionPass(kernels: program.storedRegion, plan: plan)
-        // The pixel copy takes each colour through one memo: not for kernels that need more.
-        if !plan.needsResample, regionPass.isEmpty, !program.readsPlaceOrNeighbourhood, let offset = sampler.pixelCopyOffset {
+        // The pixel copy colours each decoded row as it copies it: not for kernels that read
+        // areas, neighbourhoods or output places.
+        if !plan.needsResample, program.runsOnRowsAlone, let offset = sampler.pixelCopyOffset {
             return try runPixelCopy(open: { try open(region) }, sampler: sampler, offset: offset, pipeline: pipeline,
                                     sink: sink)
         } else {
@@ -73,23 +74,31 @@ struct FusedRenderer {
     private func runPixelCopy(open: () throws -> any DecodedRowSource, sampler: OutputRowSampler, offset: (dx: Int, dy: Int),
                               pipeline: ChunkedRowPipeline,
                               sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws -> [String] {
-        // A copied row is cheap: one part per core (four made a 22 MP crop 5–9 % slower).
-        var pipeline = pipeline
-        pipeline.partCount = ChunkedRowPipeline.workers
         let region = plan.sourceRegion
         let reader = try open()
+        let (left, right) = (reader.columnOffset, reader.columnOffset + reader.width)
+        // A chain with per-pixel stored-frame steps takes each row through them (`PixelCopyChain`);
+        // any other, each colour through one memo for every worker (each colour computed once).
+        let chain = PixelCopyChain(program: program, imageSize: plan.decodedSize, columnOffset: left)
+        let memo = chain == nil ? program.wholeChainMemo() : nil
+        // A copied row is cheap: one part per core (four made a 22 MP crop 5–9 % slower). A row
+        // through the chain is not: four parts per core, as the sampled path's.
+        var pipeline = pipeline
+        if chain == nil { pipeline.partCount = ChunkedRowPipeline.workers }
         let window = SourceRowWindow<UInt8>(top: region.y, bottom: region.y + region.height, width: reader.width,
                                             capacity: pipeline.chunkRows + Self.readAhead)
-        // One memo for every worker: each colour is computed once.
-        let memo = program.wholeChainMemo()
-        let (left, right) = (reader.columnOffset, reader.columnOffset + reader.width)
+        // Each part's working row for the chain (kept from chunk to chunk).
+        let slots = chain == nil ? [] : (0..<pipeline.partCount).map { _ in
+            UnsafeMutablePointer<Float>.allocate(capacity: reader.width * 3)
+        }
+        defer { slots.forEach { $0.deallocate() } }
         let columns = sampler.columns
         // Alpha of a row whose vertical coverage is whole (all rows but a fractional crop's edges).
         let fullRowAlphas = sampler.coverageX.map { WorkingSpace.byte(encoded: Float($0)) }
         try withDecoderThread(reader: reader, window: window) {
             try pipeline.run(prepare: { rows in
                 try window.waitUntilDecoded(through: rows.upperBound - 1 + offset.dy)
-            }, compute: { worker, rows, buffer in
+            }, compute: { part, rows, buffer in
                 let memo = memo?.cells, hasMemo = memo != nil
                 // Output columns whose source pixel is decoded; the rest are transparent.
                 let inside = max(0, left - offset.dx)..<max(0, min(columns, right - offset.dx))
@@ -105,20 +114,17 @@ struct FusedRenderer {
                     }
                     out.initialize(repeating: 0, count: inside.lowerBound * 4)
                     (out + inside.upperBound * 4).initialize(repeating: 0, count: (columns - inside.upperBound) * 4)
-                    var p = window.row(y) + (inside.lowerBound + offset.dx - left) * 3
-                    var o = out + inside.lowerBound * 4
+                    let first = inside.lowerBound + offset.dx - left
+                    let o = out + inside.lowerBound * 4
                     alphas.withUnsafeBufferPointer { alphas in
-                        for i in inside {
-                            let alpha = alphas[i]
-                            if alpha == 0 {
-                                o[0] = 0; o[1] = 0; o[2] = 0
-                            } else if hasMemo {
-                                (o[0], o[1], o[2]) = memo.unsafelyUnwrapped.value(p[0], p[1], p[2])
-                            } else {
-                                o[0] = p[0]; o[1] = p[1]; o[2] = p[2]
-                            }
-                            o[3] = alpha
-                            o += 4; p += 3
+                        let alphas = UnsafeBufferPointer(rebasing: alphas[inside])
+                        if let chain {
+                            chain.run(window.row(y), width: reader.width, y: y, into: slots[part])
+                            Self.copyQuantized(slots[part] + first * 3, alphas: alphas, space: program.space, into: o)
+                        } else if hasMemo {
+                            Self.copy(window.row(y) + first * 3, alphas: alphas, into: o) { memo.unsafelyUnwrapped.value($0, $1, $2) }
+                        } else {
+                            Self.copy(window.row(y) + first * 3, alphas: alphas, into: o) { ($0, $1, $2) }
                         }
                     }
                 }
@@ -127,6 +133,38 @@ struct FusedRenderer {
             }, sink: sink)
         }
         return reader.warnings
+    }
+
+    /// `alphas.count` decoded pixels from `p` to RGBA8 at `o`, each colour through `colour`,
+    /// transparent black where the alpha is 0.
+    @inline(__always)
+    private static func copy(_ p: UnsafeMutablePointer<UInt8>, alphas: UnsafeBufferPointer<UInt8>,
+                             into o: UnsafeMutablePointer<UInt8>, colour: (UInt8, UInt8, UInt8) -> (UInt8, UInt8, UInt8)) {
+        var (p, o) = (p, o)
+        for alpha in alphas {
+            if alpha == 0 { o[0] = 0; o[1] = 0; o[2] = 0 } else { (o[0], o[1], o[2]) = colour(p[0], p[1], p[2]) }
+            o[3] = alpha
+            o += 4; p += 3
+        }
+    }
+
+    /// `alphas.count` working-space pixels from `p` (three values each) quantized to RGBA8 at
+    /// `o`, transparent black where the alpha is 0: as the sampler's opaque run and `quantize`
+    /// code a texel read on its centre.
+    private static func copyQuantized(_ p: UnsafeMutablePointer<Float>, alphas: UnsafeBufferPointer<UInt8>,
+                                      space: WorkingSpace, into o: UnsafeMutablePointer<UInt8>) {
+        ByteQuantizer.shared(for: space).withBound { quantizer in
+            var (p, o) = (p, o)
+            for alpha in alphas {
+                if alpha == 0 {
+                    o[0] = 0; o[1] = 0; o[2] = 0
+                } else {
+                    (o[0], o[1], o[2]) = quantizer.codeRGB((p[0], p[1], p[2]))
+                }
+                o[3] = alpha
+                o += 4; p += 3
+            }
+        }
     }
 
     // MARK: bilinear sampling (any affine, any scale), with the optional area shrink

@@ -70,19 +70,28 @@ final class StoredFrameConversion {
             for y in rows {
                 let (row, slot) = (decoded.row(y), working.row(y))
                 let isRaw = raw.contains(where: { $0.rows.contains(y) })
-                if let cells, !isRaw {
-                    for x in 0..<width {
-                        let value = cells.value(row[x * 3], row[x * 3 + 1], row[x * 3 + 2])
-                        slot[x * 3] = value.x; slot[x * 3 + 1] = value.y; slot[x * 3 + 2] = value.z
-                    }
-                } else {
-                    for i in 0..<(width * 3) { slot[i] = table[Int(row[i])] }
-                }
+                Self.working(row, width: width, into: slot, cells: isRaw ? nil : cells, table: table)
                 // Rows about to be repaired get the tail after their repairs (`repair`).
                 if let program, !isRaw {
                     program.applyStoredTail(row: slot, count: width, x0: columnOffset, y: y, imageSize: imageSize)
                 }
             }
+        }
+    }
+
+    /// `width` decoded pixels → working values in `slot`: through the stored-frame memo's
+    /// `cells`, or the decode table alone. (The pixel copy's `PixelCopyChain` converts its rows
+    /// the same way.)
+    @inline(__always)
+    static func working(_ row: UnsafeMutablePointer<UInt8>, width: Int, into slot: UnsafeMutablePointer<Float>,
+                        cells: ColourMemo<SIMD3<Float>>.Cells?, table: UnsafePointer<Float>) {
+        if let cells {
+            for x in 0..<width {
+                let value = cells.value(row[x * 3], row[x * 3 + 1], row[x * 3 + 2])
+                slot[x * 3] = value.x; slot[x * 3 + 1] = value.y; slot[x * 3 + 2] = value.z
+            }
+        } else {
+            for i in 0..<(width * 3) { slot[i] = table[Int(row[i])] }
         }
     }
 
