@@ -60,8 +60,21 @@ struct ColourProgram: Sendable {
 
     /// A stored-frame step run per pixel, in chain order: after the last neighbourhood kernel so
     /// far, or else after the colour memo; every stored-frame step after it runs per pixel too.
+    /// Chunk steps next to each other run in one pass over each row (`ChunkSteps`).
     mutating func addStoredRowStep(_ step: any StoredRowStep) {
-        if neighbourhood.isEmpty { storedTail.append(step) } else { neighbourhood[neighbourhood.count - 1].tail.append(step) }
+        if neighbourhood.isEmpty {
+            Self.append(step, to: &storedTail)
+        } else {
+            Self.append(step, to: &neighbourhood[neighbourhood.count - 1].tail)
+        }
+    }
+
+    private static func append(_ step: any StoredRowStep, to steps: inout [any StoredRowStep]) {
+        if let next = step.chunkSteps, let previous = steps.last?.chunkSteps {
+            steps[steps.count - 1] = ChunkSteps(steps: previous + next)
+        } else {
+            steps.append(step)
+        }
     }
 
     /// A kernel reading each stored pixel's neighbourhood, on the rows as the stored-frame steps

@@ -166,9 +166,10 @@ extension WorkingSpace {
 }
 
 /// A per-pixel colour kernel written once, on `Lanes` (four pixels at a time): a row runs as
-/// chunks of planes (`RGBPlanes`), four pixels a step (the last step padded); a single colour (the
-/// memo's) runs in every lane.
-protocol LaneKernel: PixelKernel {
+/// chunks of planes (`RGBPlanes`), four pixels a step (the last step padded), and in the stored
+/// frame's per-pixel tail as a chunk step, sharing its pass over the row with the chunk steps
+/// next to it (`ChunkStep`); a single colour (the memo's) runs in every lane.
+protocol LaneKernel: PixelKernel, ChunkStep {
     func apply(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes)
 }
 
@@ -182,6 +183,13 @@ extension LaneKernel {
     func apply(row: UnsafeMutablePointer<Float>, count: Int) {
         RGBPlanes.forEachChunk(row: row, count: count) { chunk, _ in apply(chunk) }
     }
+
+    /// Per stored pixel, the same row operation (the pixel's place does not matter).
+    func apply(row: UnsafeMutablePointer<Float>, count: Int, x0: Int, y: Int, imageSize: PixelSize) {
+        apply(row: row, count: count)
+    }
+
+    func apply(_ chunk: RGBPlanes, x: Int, y: Int, imageSize: PixelSize) { apply(chunk) }
 
     /// The kernel on every group of a chunk: a loop of its own, with the kernel inlined.
     private func apply(_ chunk: RGBPlanes) {

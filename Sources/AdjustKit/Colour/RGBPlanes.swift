@@ -9,6 +9,8 @@ struct RGBPlanes {
     let r: UnsafeMutablePointer<Lanes>, g: UnsafeMutablePointer<Lanes>, b: UnsafeMutablePointer<Lanes>
     /// Groups in the chunk; the last may be padded with copies of the chunk's last pixel.
     let groups: Int
+    /// Pixels in the chunk (the padded lanes not counted).
+    let count: Int
 
     /// Groups in a chunk of `forEachChunk`: 256 pixels, 3 KB of planes, well inside the L1 cache.
     static let chunkGroups = 64
@@ -38,7 +40,7 @@ struct RGBPlanes {
                         (r[group], g[group], b[group]) = (lr, lg, lb)
                     }
                 }
-                body(RGBPlanes(r: r, g: g, b: b, groups: groups), start)
+                body(RGBPlanes(r: r, g: g, b: b, groups: groups, count: n), start)
                 for group in 0..<groups {
                     let q = p + group * width * 3
                     if group * width + width <= n {
@@ -61,7 +63,7 @@ struct RGBPlanes {
         withUnsafeTemporaryAllocation(of: Lanes.self, capacity: 3) { scratch in
             let p = scratch.baseAddress!
             (p[0], p[1], p[2]) = (Lanes(repeating: r), Lanes(repeating: g), Lanes(repeating: b))
-            body(RGBPlanes(r: p, g: p + 1, b: p + 2, groups: 1))
+            body(RGBPlanes(r: p, g: p + 1, b: p + 2, groups: 1, count: 1))
             (r, g, b) = (p[0][0], p[1][0], p[2][0])
         }
     }

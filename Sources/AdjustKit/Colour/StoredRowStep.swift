@@ -8,4 +8,12 @@ protocol StoredRowStep: Sendable {
     /// share), so a pixel's result must not depend on the run: that keeps the streaming renderer
     /// bit-identical to the reference pipeline.
     func apply(row: UnsafeMutablePointer<Float>, count: Int, x0: Int, y: Int, imageSize: PixelSize)
+
+    /// The step as chunk steps (`ChunkStep`), which can share a pass over the row with the chunk
+    /// steps next to it; nil for a step that runs the row its own way.
+    var chunkSteps: [any ChunkStep]? { get }
+}
+
+extension StoredRowStep {
+    var chunkSteps: [any ChunkStep]? { nil }
 }

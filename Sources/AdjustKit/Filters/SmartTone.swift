@@ -177,11 +177,15 @@ struct SmoothedLightMap: Sendable {
     }
 
     /// Both planes at every knot column, at the normalized height v: blended between the knot rows
-    /// about it, once for a row's pixels (`knots` × 2 values, interleaved).
-    func column(v: Float, into column: UnsafeMutablePointer<Float>) {
+    /// about it (`knots` × 2 values, interleaved).
+    func column(v: Float, into column: UnsafeMutablePointer<Float>) { self.column(v: v, knots: 0..<Self.knots, into: column) }
+
+    /// `column(v:into:)` at the knot columns `knots` only (the rest of `column` left as it was):
+    /// those a chunk of a row reads.
+    func column(v: Float, knots: Range<Int>, into column: UnsafeMutablePointer<Float>) {
         let (i, fy) = Self.knot(v), k = Self.knots
         values.withUnsafeBufferPointer { m in
-            for x in 0..<(k * 2) {
+            for x in (knots.lowerBound * 2)..<(knots.upperBound * 2) {
                 let a = m[i * k * 2 + x], c = m[(i + 1) * k * 2 + x]
                 column[x] = a + fy * (c - a)
             }
@@ -324,8 +328,8 @@ extension SmartTone: ColourFilter, AAEAdjustmentFilter {
 }
 
 /// SmartTone with its light map: position-dependent, run per pixel in the stored frame, a chunk
-/// of a row at a time (`RGBPlanes`), each stage a loop over the chunk.
-private struct SmartToneKernel: StoredPositionalKernel {
+/// of a row at a time (`RGBPlanes`, `ChunkStep`), each stage a loop over the chunk.
+private struct SmartToneKernel: StoredPositionalKernel, ChunkStep {
     let model: SmartToneModel
     let map: SmoothedLightMap
     let space: WorkingSpace
@@ -349,30 +353,35 @@ private struct SmartToneKernel: StoredPositionalKernel {
         space.fromLinear(chunk)
     }
 
-    /// The same arithmetic as `apply(_:_:_:u:v:)`, the knot columns' vertical blend made once a row
-    /// and each column's knot once for the image's width.
-    func apply(row: UnsafeMutablePointer<Float>, count: Int, x0: Int, y: Int, imageSize: PixelSize) {
-        let columns = knotColumns.columns(width: imageSize.width)
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: SmoothedLightMap.knots * 2) { column in
-            map.column(v: Self.centre(y, of: imageSize.height), into: column.baseAddress!)
-            withUnsafeTemporaryAllocation(of: Lanes.self, capacity: 2 * RGBPlanes.chunkGroups) { planes in
-                let (b0, b1) = (planes.baseAddress!, planes.baseAddress! + RGBPlanes.chunkGroups)
-                columns.knots.withUnsafeBufferPointer { knots in
-                    columns.fractions.withUnsafeBufferPointer { fractions in
-                        RGBPlanes.forEachChunk(row: row, count: count) { chunk, start in
-                            // Four columns a group (the padded lanes repeat the run's last pixel).
-                            for group in 0..<chunk.groups {
-                                let (j, fx) = SmoothedLightMap.KnotColumns.group(
-                                    at: x0 + start + group * Lanes.scalarCount, last: x0 + count - 1,
-                                    knots: knots.baseAddress!, fractions: fractions.baseAddress!)
-                                (b0[group], b1[group]) = SmoothedLightMap.planes(knots: j, fractions: fx, in: column.baseAddress!)
-                            }
-                            run(chunk, b0: b0, b1: b1)
+    /// The same arithmetic as `apply(_:_:_:u:v:)` on a chunk of a row: each column's knot found
+    /// once for the image's width, and the knot columns' vertical blend made for the knots the
+    /// chunk's columns lie between only.
+    func apply(_ chunk: RGBPlanes, x: Int, y: Int, imageSize: PixelSize) {
+        let columns = knotColumns.columns(width: imageSize.width), last = x + chunk.count - 1
+        columns.knots.withUnsafeBufferPointer { knots in
+            columns.fractions.withUnsafeBufferPointer { fractions in
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: SmoothedLightMap.knots * 2) { column in
+                    // A column reads its knot and the next; knots rise with the column.
+                    map.column(v: Self.centre(y, of: imageSize.height), knots: Int(knots[x])..<(Int(knots[last]) + 2),
+                               into: column.baseAddress!)
+                    withUnsafeTemporaryAllocation(of: Lanes.self, capacity: 2 * RGBPlanes.chunkGroups) { planes in
+                        let (b0, b1) = (planes.baseAddress!, planes.baseAddress! + RGBPlanes.chunkGroups)
+                        // Four columns a group (the padded lanes repeat the chunk's last pixel).
+                        for group in 0..<chunk.groups {
+                            let (j, fx) = SmoothedLightMap.KnotColumns.group(
+                                at: x + group * Lanes.scalarCount, last: last,
+                                knots: knots.baseAddress!, fractions: fractions.baseAddress!)
+                            (b0[group], b1[group]) = SmoothedLightMap.planes(knots: j, fractions: fx, in: column.baseAddress!)
                         }
+                        run(chunk, b0: b0, b1: b1)
                     }
                 }
             }
         }
+    }
+
+    func apply(row: UnsafeMutablePointer<Float>, count: Int, x0: Int, y: Int, imageSize: PixelSize) {
+        ChunkSteps.run([self], row: row, count: count, x0: x0, y: y, imageSize: imageSize)
     }
 }
 
