@@ -205,9 +205,16 @@ struct FusedRenderer {
                                                    regionPass: regionPass, imageSize: plan.decodedSize,
                                                    columnOffset: reader.columnOffset)
             // Each neighbourhood kernel (rare) reads the window before it into one of its own.
+            // A window another kernel reads holds what the working window holds; the last, which
+            // only the sampler reads, holds the sampler's rows and one batch of the kernel's (a
+            // 24 MP portrait's blur: 345 rows instead of 657, 21 MB less).
             var (window, ready) = (working, conversion.convert(through:))
-            for step in program.neighbourhood {
-                let stage = NeighbourhoodConversion(input: window, previous: ready, step: step, capacity: working.capacity,
+            for (k, step) in program.neighbourhood.enumerated() {
+                let last = k == program.neighbourhood.count - 1
+                let capacity = last && needs.monotone
+                    ? needs.span + max(0, firstNeed - region.y) + NeighbourhoodConversion.batch(radius: step.kernel.radius)
+                    : working.capacity
+                let stage = NeighbourhoodConversion(input: window, previous: ready, step: step, capacity: capacity,
                                                     columnOffset: reader.columnOffset, imageSize: plan.decodedSize)
                 (window, ready) = (stage.output, stage.convert(through:))
             }
