@@ -84,20 +84,6 @@ struct ByteQuantizer: Sendable {
             return value.isNaN ? 0 : code(finite: value)
         }
 
-        /// `code` of each channel of a colour. A grey (three equal values: every pixel a
-        /// SmartBlackAndWhite or DepthEffect + B&W chain leaves) is coded once: the quantizing of a
-        /// Tone + Color + B&W JPEG's rows went from 10.1 % to 5.8 % of its samples
-        /// (docs/benchmark.md, tenth part). Other colours pay two comparisons, which the processor
-        /// predicts.
-        @inline(__always)
-        func codeRGB(_ colour: (Float, Float, Float)) -> (UInt8, UInt8, UInt8) {
-            if colour.0 == colour.1, colour.1 == colour.2 {
-                let grey = code(colour.0)
-                return (grey, grey, grey)
-            }
-            return (code(colour.0), code(colour.1), code(colour.2))
-        }
-
         /// `code` of a finite value in the linear space, without its two selections (the space
         /// and NaN): a sixth less sampling time on a straighten, whose samples are blends of
         /// finite texels.

@@ -291,15 +291,9 @@ struct OpaqueByteRow {
         }
     }
 
-    /// An opaque pixel's bytes at `p`: its colour coded, alpha 255 (a grey's one value coded
-    /// once: `ByteQuantizer.Bound.codeRGB`).
+    /// An opaque pixel's bytes at `p`: its colour coded, alpha 255.
     @inline(__always)
     func write(_ colour: (Float, Float, Float), at p: UnsafeMutablePointer<UInt8>) {
-        if finite {
-            p[0] = code(colour.0); p[1] = code(colour.1); p[2] = code(colour.2)
-        } else {
-            (p[0], p[1], p[2]) = quantizer.codeRGB(colour)
-        }
-        p[3] = 255
+        p[0] = code(colour.0); p[1] = code(colour.1); p[2] = code(colour.2); p[3] = 255
     }
 }
