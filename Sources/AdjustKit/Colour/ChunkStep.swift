@@ -21,13 +21,8 @@ struct ChunkSteps: StoredRowStep {
 
     var chunkSteps: [any ChunkStep]? { steps }
 
+    /// Every step on each chunk of the row in turn.
     func apply(row: UnsafeMutablePointer<Float>, count: Int, x0: Int, y: Int, imageSize: PixelSize) {
-        Self.run(steps, row: row, count: count, x0: x0, y: y, imageSize: imageSize)
-    }
-
-    /// `steps` on each chunk of the row in turn.
-    static func run(_ steps: [any ChunkStep], row: UnsafeMutablePointer<Float>, count: Int, x0: Int, y: Int,
-                    imageSize: PixelSize) {
         RGBPlanes.forEachChunk(row: row, count: count) { chunk, start in
             for step in steps { step.apply(chunk, x: x0 + start, y: y, imageSize: imageSize) }
         }

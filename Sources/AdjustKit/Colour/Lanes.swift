@@ -184,11 +184,6 @@ extension LaneKernel {
         RGBPlanes.forEachChunk(row: row, count: count) { chunk, _ in apply(chunk) }
     }
 
-    /// Per stored pixel, the same row operation (the pixel's place does not matter).
-    func apply(row: UnsafeMutablePointer<Float>, count: Int, x0: Int, y: Int, imageSize: PixelSize) {
-        apply(row: row, count: count)
-    }
-
     func apply(_ chunk: RGBPlanes, x: Int, y: Int, imageSize: PixelSize) { apply(chunk) }
 
     /// The kernel on every group of a chunk: a loop of its own, with the kernel inlined.

@@ -380,8 +380,9 @@ private struct SmartToneKernel: StoredPositionalKernel, ChunkStep {
         }
     }
 
+    /// Alone in its pass: the chunk form on each chunk of the row.
     func apply(row: UnsafeMutablePointer<Float>, count: Int, x0: Int, y: Int, imageSize: PixelSize) {
-        ChunkSteps.run([self], row: row, count: count, x0: x0, y: y, imageSize: imageSize)
+        RGBPlanes.forEachChunk(row: row, count: count) { chunk, start in apply(chunk, x: x0 + start, y: y, imageSize: imageSize) }
     }
 }
 

@@ -43,12 +43,8 @@ extension Renderer {
             // The same plan on the same pixels renders the same bytes: never reached.
             throw EncodeError(description: "PNG encoding failed: the render's transparency differed between two passes")
         }
-        var rendering = EncodedRendering(bytes: try written.writer.finish(), format: .png, size: plan.orientedSize,
-                                         approximations: program.approximations,
-                                         warnings: written.decoded.warnings + program.skipped
-                                             + program.storedRegionWarnings(imageSize: plan.decodedSize))
-        rendering.decodeMs = written.decoded.decodeSeconds * 1000
-        return rendering
+        return Self.encoded(try written.writer.finish(), format: .png, size: plan.orientedSize, plan: plan, program: program,
+                            decoded: written.decoded)
     }
 
     /// Streams the upright rows into a writer of the colour type `hasAlpha` says; nil (the writer

@@ -286,8 +286,22 @@ package struct Renderer: Sendable {
         }
         var rendering = Rendering(image: image, workingSpace: program.space,
                                   approximations: program.approximations,
-                                  warnings: decoded.warnings + program.skipped
-                                      + program.storedRegionWarnings(imageSize: plan.decodedSize))
+                                  warnings: Self.warnings(decoded.warnings, plan: plan, program: program))
+        rendering.decodeMs = decoded.decodeSeconds * 1000
+        return rendering
+    }
+
+    /// A render's warnings: the decode's, the steps left out, then the region kernels' remarks.
+    static func warnings(_ decoding: [String], plan: RenderPlan, program: ColourProgram) -> [String] {
+        decoding + program.skipped + program.storedRegionWarnings(imageSize: plan.decodedSize)
+    }
+
+    /// An encoded render's file with its notes (the program's approximations, `warnings`) and the
+    /// decode's time.
+    static func encoded(_ bytes: [UInt8], format: ImageFormat, size: PixelSize, plan: RenderPlan, program: ColourProgram,
+                        decoded: (warnings: [String], decodeSeconds: Double)) -> EncodedRendering {
+        var rendering = EncodedRendering(bytes: bytes, format: format, size: size, approximations: program.approximations,
+                                         warnings: warnings(decoded.warnings, plan: plan, program: program))
         rendering.decodeMs = decoded.decodeSeconds * 1000
         return rendering
     }
@@ -327,12 +341,7 @@ package struct Renderer: Sendable {
             let rgbx = JPEGEncoder.rowOverBlack(row, count: size.width, scratch: scratch, working: working, space: program.space)
             try writer.write(rows: rgbx, stride: size.width * 4, count: 1)
         }
-        var rendering = EncodedRendering(bytes: try writer.finish(), format: .jpeg, size: size,
-                                         approximations: program.approximations,
-                                         warnings: decoded.warnings + program.skipped
-                                             + program.storedRegionWarnings(imageSize: plan.decodedSize))
-        rendering.decodeMs = decoded.decodeSeconds * 1000
-        return rendering
+        return Self.encoded(try writer.finish(), format: .jpeg, size: size, plan: plan, program: program, decoded: decoded)
     }
 
     /// A turned output (EXIF orientation ≠ 1) as a JPEG: each row composited over black where it
@@ -362,10 +371,6 @@ package struct Renderer: Sendable {
             try StripedJPEGEncoder.encode(size: size, quality: quality, stripes: ChunkedRowPipeline.workers,
                                           bytesPerPixel: 3) { row, _ in rows.baseAddress! + row * size.width * 3 }
         }
-        var rendering = EncodedRendering(bytes: file, format: .jpeg, size: size, approximations: program.approximations,
-                                         warnings: decoded.warnings + program.skipped
-                                             + program.storedRegionWarnings(imageSize: plan.decodedSize))
-        rendering.decodeMs = decoded.decodeSeconds * 1000
-        return rendering
+        return Self.encoded(file, format: .jpeg, size: size, plan: plan, program: program, decoded: decoded)
     }
 }
