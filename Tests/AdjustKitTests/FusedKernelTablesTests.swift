@@ -74,6 +74,30 @@ final class FusedKernelTablesTests: XCTestCase {
         }
     }
 
+    /// `Bound.code(unitBlend:)`, the sampler's quantizer for blends of texels in [0, 1], reads
+    /// its bucket without clamping and must agree with `WorkingSpace.byte` on all of [+0, 2):
+    /// random values there, each threshold's neighbourhood, and both ends of every bucket from
+    /// +0's to 2.0's predecessor's (those above 1.0's, past the buckets `code(finite:)` reads).
+    func testByteQuantizerOfUnitBlendsAgreesWithTheExactCurve() {
+        var values: [Float] = [0, .leastNonzeroMagnitude, .leastNormalMagnitude, 1, Float(1).nextDown, Float(1).nextUp,
+                               Float(2).nextDown]
+        var random = SplitMix64(seed: 12)
+        for _ in 0..<1_000_000 { values.append(min(Float(2).nextDown, Float(Double(random.next() >> 11) / Double(1 << 53) * 2))) }
+        for code in 1...255 {
+            var bits = WorkingSpace.linear.working(fromEncoded: (Float(code) - 0.5) / 255).bitPattern &- 64
+            for _ in 0..<128 { values.append(Float(bitPattern: bits)); bits &+= 1 }
+        }
+        for top in UInt32(0)..<(Float(2).bitPattern >> 16) {
+            values += [Float(bitPattern: top << 16), Float(bitPattern: top << 16 | 0xFFFF)]
+        }
+        ByteQuantizer(space: .linear).withBound { bound in
+            for v in values where bound.code(unitBlend: v) != WorkingSpace.linear.byte(v) {
+                XCTFail("code(unitBlend: \(v)) = \(bound.code(unitBlend: v)), byte = \(WorkingSpace.linear.byte(v))")
+                return
+            }
+        }
+    }
+
     /// `EncodingTable` stays within 2·10⁻⁷ of `SRGBTransfer.encode` (what the shrink
     /// averages): a million values spread over [0, 1], a million spread over the bottom octaves
     /// (where the curve bends most), the kink, and the exact curve outside [0, 1).

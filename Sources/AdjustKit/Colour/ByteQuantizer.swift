@@ -21,7 +21,10 @@ struct ByteQuantizer: Sendable {
     private static let bucketShift: UInt32 = 16
     /// Buckets up to 1.0's, inclusive (the last is where `Bound.code` puts every value ≥ 1).
     private static let lastBucket = Int32(Float(1).bitPattern >> bucketShift)
-    private static let buckets = Int(lastBucket) + 1
+    /// The index goes on to 2.0's bucket (each past 1.0's codes 255, like it), so that a value in
+    /// [+0, 2) reaches its bucket unclamped (`Bound.code(unitBlend:)`). Only the first of those
+    /// 16 KB is ever read, by blends a rounding above 1.
+    private static let buckets = Int(Float(2).bitPattern >> bucketShift) + 1
 
     /// Built once per process for each space, on first use (the thresholds take ~8 000 `powf`).
     static let linear = ByteQuantizer(space: .linear), srgb = ByteQuantizer(space: .srgb)
@@ -95,6 +98,16 @@ struct ByteQuantizer: Sendable {
             return UInt8(truncatingIfNeeded: code)
         }
 
+        /// `code` of a value in [+0, 2), which a bilinear blend of texels in [0, 1] is (weights
+        /// ≥ 0 whose sum rounds to about 1): the bucket is the bit pattern's top bits as they
+        /// are, without `code(finite:)`'s two clamps, which were a third of a straighten's
+        /// quantizing instructions. Any other value reads outside the index.
+        @inline(__always)
+        func code(unitBlend value: Float) -> UInt8 {
+            var code = Int(start[Int(value.bitPattern >> bucketShift)])
+            code &+= Self.step(value, thresholds[code &+ 1])
+            return UInt8(truncatingIfNeeded: code)
+        }
         /// 1 where `value` has reached `threshold`, else 0, as a value rather than a branch: the
         /// branch went the other way on about one channel in ten, and its mispredictions were
         /// a tenth of a straighten's sampling time.

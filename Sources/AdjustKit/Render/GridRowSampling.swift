@@ -265,20 +265,20 @@ struct RowPositions {
 /// row's RGBA8 pixels and the quantizer that codes them. An opaque pixel's bytes are exactly what
 /// quantizing its floats would give (alpha 1 codes to 255), without the floats' round trip (for
 /// a SmartTone HEIC, that round trip and its alpha's coding were a fifth of adjust's own work).
-/// Only for the linear space. Texels whose samples are finite skip the NaN test
-/// (`code(finite:)`); others (rows through stored-frame kernels) keep it (`code`).
+/// Only for the linear space. Blends of texels in [0, 1] skip the NaN test and the clamps
+/// (`code(unitBlend:)`); others (rows through stored-frame kernels) keep them (`code`).
 struct OpaqueByteRow {
     let pixels: UnsafeMutablePointer<UInt8>
     let quantizer: ByteQuantizer.Bound
-    private let finite: Bool
+    private let unitBlends: Bool
 
     init?<Texels: TexelReader>(pixels: UnsafeMutablePointer<UInt8>, quantizer: ByteQuantizer.Bound, texels: Texels.Type) {
         guard quantizer.linear else { return nil }
-        (self.pixels, self.quantizer, finite) = (pixels, quantizer, Texels.samplesAreFinite)
+        (self.pixels, self.quantizer, unitBlends) = (pixels, quantizer, Texels.samplesAreUnitBlends)
     }
 
     @inline(__always)
-    private func code(_ value: Float) -> UInt8 { finite ? quantizer.code(finite: value) : quantizer.code(value) }
+    private func code(_ value: Float) -> UInt8 { unitBlends ? quantizer.code(unitBlend: value) : quantizer.code(value) }
 
     /// `count` opaque pixels' bytes from `p` on: their colours (`colours`, four floats a pixel,
     /// the fourth unread) coded, alpha 255.

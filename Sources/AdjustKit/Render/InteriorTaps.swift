@@ -30,9 +30,9 @@ struct InteriorTaps<Texels: TexelReader> {
     /// The source row of the top taps now, and both rows' first elements.
     private var rowY = Int.min
     private var row0: UnsafeMutablePointer<Texels.Element>, row1: UnsafeMutablePointer<Texels.Element>
-    /// The previous pixel's left tap column and its right taps' colours.
+    /// The previous pixel's left tap column and its right taps' colours (`lanes`).
     private var lastX = Int.min
-    private var right0: (Float, Float, Float) = (0, 0, 0), right1: (Float, Float, Float) = (0, 0, 0)
+    private var right0 = SIMD4<Float>(), right1 = SIMD4<Float>()
     /// The columns [blockStart, blockEnd) of the run whose taps are laid out in `block`.
     private let block: TapBlock
     private var blockStart = 0, blockEnd = 0
@@ -80,11 +80,20 @@ struct InteriorTaps<Texels: TexelReader> {
             lastX = .min
         }
         let (p0, p1) = (row0 + (x0 &- left) &* 3, row1 + (x0 &- left) &* 3)
-        let (c00, c01) = x0 == lastX &+ 1 ? (right0, right1) : (texels.working(p0), texels.working(p1))
-        let (c10, c11) = (texels.working(p0 + 3), texels.working(p1 + 3))
+        let (c00, c01) = x0 == lastX &+ 1 ? (right0, right1) : (Self.lanes(texels.working(p0)), Self.lanes(texels.working(p1)))
+        let (c10, c11) = (Self.lanes(texels.working(p0 + 3)), Self.lanes(texels.working(p1 + 3)))
         (lastX, right0, right1) = (x0, c10, c11)
-        return OutputRowSampler.weightedSum(c00, c10, c01, c11, w[0], w[1], w[2], w[3])
+        // `OutputRowSampler.weightedSum`, each lane in its order.
+        let sum = w[0] * c00 + w[1] * c10 + w[2] * c01 + w[3] * c11
+        return (sum[0], sum[1], sum[2])
     }
+
+    /// A texel's colour in the lanes of one vector. The right taps kept for the next pixel are
+    /// two vectors, not six floats: as floats they were spilled one by one and read back two at
+    /// a time, a load the processor cannot forward from the stores (a straighten's render 0.94
+    /// of the wall time, the same bytes; docs/benchmark.md).
+    @inline(__always)
+    private static func lanes(_ c: (Float, Float, Float)) -> SIMD4<Float> { SIMD4(c.0, c.1, c.2, 0) }
 
     /// Asks for the cache lines of the taps `prefetchAhead` pixels on, every `prefetchStride`th
     /// column.

@@ -2,15 +2,17 @@
 protocol TexelReader {
     associatedtype Element
     func working(_ pixel: UnsafeMutablePointer<Element>) -> (Float, Float, Float)
-    /// Every texel, and so every blend of texels, is finite: `OpaqueByteRow` skips the NaN test.
-    static var samplesAreFinite: Bool { get }
+    /// Every texel lies in [0, 1], so that every blend of texels lies in [+0, 2):
+    /// `OpaqueByteRow` codes it without the NaN test and the clamps (`code(unitBlend:)`).
+    static var samplesAreUnitBlends: Bool { get }
 }
 
 /// A window of working-space floats: the reference pipeline's whole image, or decoded rows
 /// already through the stored-frame colour kernels.
 struct FloatTexels: TexelReader {
-    /// The stored-frame kernels are not known never to make a NaN.
-    static var samplesAreFinite: Bool { false }
+    /// The stored-frame kernels are not known to keep their values in [0, 1], nor never to make
+    /// a NaN.
+    static var samplesAreUnitBlends: Bool { false }
     @inline(__always) func working(_ p: UnsafeMutablePointer<Float>) -> (Float, Float, Float) { (p[0], p[1], p[2]) }
 }
 
@@ -18,8 +20,8 @@ struct FloatTexels: TexelReader {
 /// its windows in bytes, a quarter of the memory of working-space floats.
 struct ByteTexels: TexelReader {
     let table: UnsafePointer<Float>
-    /// The decode table's 256 values are finite.
-    static var samplesAreFinite: Bool { true }
+    /// The decode table's 256 values lie in [0, 1] (a space's decoding, or its encoding of it).
+    static var samplesAreUnitBlends: Bool { true }
     @inline(__always) func working(_ p: UnsafeMutablePointer<UInt8>) -> (Float, Float, Float) {
         (table[Int(p[0])], table[Int(p[1])], table[Int(p[2])])
     }
