@@ -120,7 +120,9 @@ final class FusedRendererTests: XCTestCase {
     /// restart marker every MCU row, which decode to the pixels of TurboJPEG's file of that raster
     /// (orientations 6 and 3, at quality 90, 4:4:4, and 80, 4:2:0).
     func testOrientedJPEGIsTheOrientedRasterEncoded() throws {
-        for (image, xmp) in [("Landscape_6.jpg", "straighten-3deg.xmp"), ("Landscape_3.jpg", "fractional-crop.xmp")] {
+        // The third is grey throughout: its raster is the grey one (`OrientedPlacement`).
+        for (image, xmp) in [("Landscape_6.jpg", "straighten-3deg.xmp"), ("Landscape_3.jpg", "fractional-crop.xmp"),
+                             ("Landscape_6.jpg", "colour/effect-noir.xmp")] {
             let edit = try PhotoEdit(imagePath: TestFixtures.image(image), editPath: TestFixtures.xmp(xmp))
             XCTAssertNotEqual(edit.plan.orientation, .identity, image)
             for quality in [90, 80] {

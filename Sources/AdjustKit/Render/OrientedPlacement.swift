@@ -17,6 +17,10 @@ final class OrientedPlacement {
     /// Pixels are moved as 4-byte values (into RGB, a 2-byte and a 1-byte one) through raw
     /// pointers (no memory rebound).
     private let raster: UnsafeMutableRawPointer
+    /// The grey raster (one byte a pixel) of an RGB raster, while `isGrey`.
+    private let grey: UnsafeMutableRawPointer?
+    /// Whether every band placed so far is grey and went to `grey` (with a grey raster only).
+    private(set) var isGrey: Bool
     /// Up to `band` unoriented rows, from row `bandTop`.
     private let held: UnsafeMutableRawPointer
     private var bandTop = 0, heldRows = 0
@@ -25,11 +29,22 @@ final class OrientedPlacement {
 
     /// `raster` holds `orientation.orientedSize(of: size)` pixels of `bytesPerPixel` bytes (RGBA,
     /// or RGB) and outlives this.
-    init(orientation: Orientation, unorientedSize size: PixelSize, raster: UnsafeMutablePointer<UInt8>, bytesPerPixel: Int = 4) {
+    ///
+    /// With `grey` (as many bytes as the raster has pixels; an RGB raster, a turned orientation),
+    /// a band whose pixels are all grey (R = G = B, as every pixel of a black-and-white chain is)
+    /// goes there, a byte a pixel, until the first band that is not: what `grey` holds is then
+    /// copied into `raster` as RGB, and every band after goes there. While `isGrey`, `raster` is
+    /// untouched: a turned black-and-white JPEG touches a third of the memory (a 24 MP portrait:
+    /// 24 MB instead of 73 MB, each page's first touch a fault and a zeroing; docs/benchmark.md).
+    init(orientation: Orientation, unorientedSize size: PixelSize, raster: UnsafeMutablePointer<UInt8>, bytesPerPixel: Int = 4,
+         grey: UnsafeMutablePointer<UInt8>? = nil) {
         precondition(bytesPerPixel == 3 || bytesPerPixel == 4, "\(bytesPerPixel) bytes a pixel")
+        precondition(grey == nil || (bytesPerPixel == 3 && orientation != .identity), "a grey raster beside an RGB one, turned")
         (self.orientation, self.size, self.bytesPerPixel) = (orientation, size, bytesPerPixel)
         orientedSize = orientation.orientedSize(of: size)
         self.raster = UnsafeMutableRawPointer(raster)
+        self.grey = grey.map(UnsafeMutableRawPointer.init)
+        isGrey = grey != nil
         held = .allocate(byteCount: Self.band * max(1, size.width) * 4, alignment: 4)
     }
 
@@ -60,14 +75,59 @@ final class OrientedPlacement {
     /// raster, and along each of its rows the source index moves by a constant step.
     private func writeBand() {
         guard size.width > 0 else { return }
-        let a = orientation.orientedPixel(u: 0, v: bandTop, unorientedSize: size)
-        let b = orientation.orientedPixel(u: size.width - 1, v: bandTop + heldRows - 1, unorientedSize: size)
-        let (xs, ys) = (min(a.x, b.x)...max(a.x, b.x), min(a.y, b.y)...max(a.y, b.y))
+        if isGrey, let grey {
+            if heldBandIsGrey() { return writeBand(into: grey, bytesPerPixel: 1) }
+            copyGreyIntoRaster(grey)
+            isGrey = false
+        }
+        writeBand(into: raster, bytesPerPixel: bytesPerPixel)
+    }
+
+    /// The oriented rectangle that unoriented rows `rows` land in.
+    private func orientedRectangle(rows: Range<Int>) -> (xs: ClosedRange<Int>, ys: ClosedRange<Int>) {
+        let a = orientation.orientedPixel(u: 0, v: rows.lowerBound, unorientedSize: size)
+        let b = orientation.orientedPixel(u: size.width - 1, v: rows.upperBound - 1, unorientedSize: size)
+        return (min(a.x, b.x)...max(a.x, b.x), min(a.y, b.y)...max(a.y, b.y))
+    }
+
+    /// Whether every held pixel has R = G = B.
+    private func heldBandIsGrey() -> Bool {
+        for i in 0..<(heldRows * size.width) {
+            let pixel = UInt32(littleEndian: held.load(fromByteOffset: i * 4, as: UInt32.self))
+            if (pixel ^ (pixel >> 8)) & 0xFFFF != 0 { return false }
+        }
+        return true
+    }
+
+    /// The grey bands placed so far (unoriented rows before `bandTop`), as RGB in `raster`.
+    private func copyGreyIntoRaster(_ grey: UnsafeMutableRawPointer) {
+        guard bandTop > 0 else { return }
+        let (xs, ys) = orientedRectangle(rows: 0..<bandTop)
+        for y in ys {
+            for x in xs {
+                let value = grey.load(fromByteOffset: y * orientedSize.width + x, as: UInt8.self)
+                let out = raster + (y * orientedSize.width + x) * 3
+                out.storeBytes(of: value, as: UInt8.self)
+                out.storeBytes(of: value, toByteOffset: 1, as: UInt8.self)
+                out.storeBytes(of: value, toByteOffset: 2, as: UInt8.self)
+            }
+        }
+    }
+
+    /// The held band into `target`, of `bytesPerPixel` bytes a pixel: 4 (RGBA), 3 (RGB) or 1
+    /// (a grey band's R).
+    private func writeBand(into target: UnsafeMutableRawPointer, bytesPerPixel: Int) {
+        let (xs, ys) = orientedRectangle(rows: bandTop..<(bandTop + heldRows))
         for y in ys {
             let first = heldIndex(x: xs.lowerBound, y: y)
             let step = xs.count > 1 ? heldIndex(x: xs.lowerBound + 1, y: y) - first : 0
-            var (index, out) = (first, raster + (y * orientedSize.width + xs.lowerBound) * bytesPerPixel)
-            if bytesPerPixel == 4 {
+            var (index, out) = (first, target + (y * orientedSize.width + xs.lowerBound) * bytesPerPixel)
+            if bytesPerPixel == 1 {
+                for _ in xs {
+                    out.storeBytes(of: held.load(fromByteOffset: index * 4, as: UInt8.self), as: UInt8.self)
+                    (index, out) = (index + step, out + 1)
+                }
+            } else if bytesPerPixel == 4 {
                 for _ in xs {
                     out.storeBytes(of: held.load(fromByteOffset: index * 4, as: UInt32.self), as: UInt32.self)
                     (index, out) = (index + step, out + 4)

@@ -354,22 +354,37 @@ package struct Renderer: Sendable {
     private func turnedJPEG(_ plan: RenderPlan, pixels: Pixels, program: ColourProgram, quality: Int) throws -> EncodedRendering {
         let (size, width) = (plan.orientedSize, plan.outputSize.width)
         let (working, space) = (program.space.fromByte, program.space)
-        // Not zero-filled: every byte is written before it is read, as in `render`.
-        let count = size.pixelCount * 3
-        var raster = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+        // Not zero-filled: every byte is written before it is read, as in `render`. The grey
+        // raster holds the picture while it is grey (`OrientedPlacement`); the RGB one is
+        // touched only once it is not.
+        let count = size.pixelCount
+        var raster = [UInt8](unsafeUninitializedCapacity: count * 3) { _, initialized in initialized = count * 3 }
+        var greyRaster = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
         let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: width * 4)
         defer { scratch.deallocate() }
-        let decoded = try raster.withUnsafeMutableBufferPointer { rgb in
-            HugePages.advise(UnsafeMutableRawBufferPointer(rgb))
-            let placement = OrientedPlacement(orientation: plan.orientation, unorientedSize: plan.outputSize,
-                                              raster: rgb.baseAddress!, bytesPerPixel: 3)
-            return try run(FusedRenderer(plan: plan, program: program, decoder: decoder), pixels: pixels) { j, row in
-                placement.place(row: j, JPEGEncoder.rowOverBlack(row, count: width, scratch: scratch, working: working, space: space))
+        let (decoded, isGrey) = try raster.withUnsafeMutableBufferPointer { rgb in
+            try greyRaster.withUnsafeMutableBufferPointer { grey in
+                HugePages.advise(UnsafeMutableRawBufferPointer(rgb))
+                HugePages.advise(UnsafeMutableRawBufferPointer(grey))
+                let placement = OrientedPlacement(orientation: plan.orientation, unorientedSize: plan.outputSize,
+                                                  raster: rgb.baseAddress!, bytesPerPixel: 3, grey: grey.baseAddress!)
+                let decoded = try run(FusedRenderer(plan: plan, program: program, decoder: decoder), pixels: pixels) { j, row in
+                    placement.place(row: j, JPEGEncoder.rowOverBlack(row, count: width, scratch: scratch, working: working, space: space))
+                }
+                return (decoded, placement.isGrey)
             }
         }
-        let file = try raster.withUnsafeBufferPointer { rows throws(EncodeError) in
-            try StripedJPEGEncoder.encode(size: size, quality: quality, stripes: ChunkedRowPipeline.workers,
-                                          bytesPerPixel: 3) { row, _ in rows.baseAddress! + row * size.width * 3 }
+        let file = try raster.withUnsafeBufferPointer { rgb throws(EncodeError) in
+            try greyRaster.withUnsafeBufferPointer { grey throws(EncodeError) in
+                try StripedJPEGEncoder.encode(size: size, quality: quality, stripes: ChunkedRowPipeline.workers,
+                                              bytesPerPixel: 3) { row, scratch in
+                    guard isGrey else { return rgb.baseAddress! + row * size.width * 3 }
+                    // The grey row as the RGB it stands for, the bytes the RGB raster would hold.
+                    let line = grey.baseAddress! + row * size.width
+                    for x in 0..<size.width { (scratch[x * 3], scratch[x * 3 + 1], scratch[x * 3 + 2]) = (line[x], line[x], line[x]) }
+                    return UnsafePointer(scratch)
+                }
+            }
         }
         return Self.encoded(file, format: .jpeg, size: size, plan: plan, program: program, decoded: decoded)
     }
