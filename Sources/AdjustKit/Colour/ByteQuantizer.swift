@@ -88,14 +88,10 @@ struct ByteQuantizer: Sendable {
         }
 
         /// `code` of a finite value in the linear space, without its two selections (the space
-        /// and NaN): a sixth less sampling time on a straighten, whose samples are blends of
-        /// finite texels.
+        /// and NaN); the bucket index clamped, so that any finite value reads inside it.
         @inline(__always)
         func code(finite value: Float) -> UInt8 {
-            let bucket = min(max(Int32(bitPattern: value.bitPattern) >> Int32(bucketShift), 0), lastBucket)
-            var code = Int(start[Int(bucket)])
-            code &+= Self.step(value, thresholds[code &+ 1])
-            return UInt8(truncatingIfNeeded: code)
+            code(value, bucket: Int(min(max(Int32(bitPattern: value.bitPattern) >> Int32(bucketShift), 0), lastBucket)))
         }
 
         /// `code` of a value in [+0, 2), which a bilinear blend of texels in [0, 1] is (weights
@@ -103,11 +99,17 @@ struct ByteQuantizer: Sendable {
         /// are, without `code(finite:)`'s two clamps, which were a third of a straighten's
         /// quantizing instructions. Any other value reads outside the index.
         @inline(__always)
-        func code(unitBlend value: Float) -> UInt8 {
-            var code = Int(start[Int(value.bitPattern >> bucketShift)])
+        func code(unitBlend value: Float) -> UInt8 { code(value, bucket: Int(value.bitPattern >> bucketShift)) }
+
+        /// The code of `value` in its bucket: the bucket's lowest code, plus one where the value
+        /// has reached the one threshold the bucket may hold.
+        @inline(__always)
+        private func code(_ value: Float, bucket: Int) -> UInt8 {
+            var code = Int(start[bucket])
             code &+= Self.step(value, thresholds[code &+ 1])
             return UInt8(truncatingIfNeeded: code)
         }
+
         /// 1 where `value` has reached `threshold`, else 0, as a value rather than a branch: the
         /// branch went the other way on about one channel in ten, and its mispredictions were
         /// a tenth of a straighten's sampling time.

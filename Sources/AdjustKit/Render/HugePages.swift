@@ -15,9 +15,9 @@ enum HugePages {
     /// Buffers smaller than this are left alone. A huge page is touched whole, so an advised
     /// buffer can take up to 2 MB more at each end than it uses; advising the few-megabyte row
     /// windows of a 12 MP render put 1.5 MB on every row's peak in `scripts/bench-ab` and gained
-    /// nothing. A 24 MP portrait's working float window is 45 MB and its turned JPEG raster 73 MB
-    /// (the blur's output window, 24 MB since it holds one batch beyond the sampler's rows, keeps
-    /// small pages).
+    /// nothing. A 24 MP portrait's working float window is 45 MB and a turned JPEG's RGB raster
+    /// 73 MB (the blur's output window, 24 MB since it holds one batch beyond the sampler's rows,
+    /// and a black-and-white portrait's grey raster, 24 MB, keep small pages).
     static let minimumBytes = 32 << 20
 
     /// Advises the whole pages inside `buffer` (its start rounded up, its end down, to a page).

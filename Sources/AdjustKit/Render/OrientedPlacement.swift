@@ -33,8 +33,8 @@ final class OrientedPlacement {
     /// With `grey` (as many bytes as the raster has pixels; an RGB raster, a turned orientation),
     /// a band whose pixels are all grey (R = G = B, as every pixel of a black-and-white chain is)
     /// goes there, a byte a pixel, until the first band that is not: what `grey` holds is then
-    /// copied into `raster` as RGB, and every band after goes there. While `isGrey`, `raster` is
-    /// untouched: a turned black-and-white JPEG touches a third of the memory (a 24 MP portrait:
+    /// copied into `raster` as RGB, and every band after goes there; `rgbRow` reads the rows from
+    /// whichever holds them. While `isGrey`, `raster` is untouched: a turned black-and-white JPEG touches a third of the memory (a 24 MP portrait:
     /// 24 MB instead of 73 MB, each page's first touch a fault and a zeroing; docs/benchmark.md).
     init(orientation: Orientation, unorientedSize size: PixelSize, raster: UnsafeMutablePointer<UInt8>, bytesPerPixel: Int = 4,
          grey: UnsafeMutablePointer<UInt8>? = nil) {
@@ -69,6 +69,19 @@ final class OrientedPlacement {
             writeBand()
             (bandTop, heldRows) = (bandTop + heldRows, 0)
         }
+    }
+
+    /// Oriented row `y` of an RGB raster, once every row is placed: the raster's own row, or, while
+    /// `isGrey`, the grey raster's row written into `scratch` (room for a row of RGB) as the RGB it
+    /// stands for — the bytes the RGB raster would hold. Reads only: rows may be read from several
+    /// threads at once.
+    func rgbRow(_ y: Int, scratch: UnsafeMutablePointer<UInt8>) -> UnsafePointer<UInt8> {
+        precondition(bytesPerPixel == 3, "RGB rows of an RGB raster")
+        let width = orientedSize.width
+        guard isGrey, let grey else { return UnsafePointer((raster + y * width * 3).assumingMemoryBound(to: UInt8.self)) }
+        let line = (grey + y * width).assumingMemoryBound(to: UInt8.self)
+        for x in 0..<width { (scratch[x * 3], scratch[x * 3 + 1], scratch[x * 3 + 2]) = (line[x], line[x], line[x]) }
+        return UnsafePointer(scratch)
     }
 
     /// The held band's pixels at their oriented places: its image is a rectangle of the oriented

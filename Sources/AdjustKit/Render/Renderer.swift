@@ -346,44 +346,34 @@ package struct Renderer: Sendable {
 
     /// A turned output (EXIF orientation ≠ 1) as a JPEG: each row composited over black where it
     /// is not opaque, as the encoder takes it, and placed where the orientation shows it as it is
-    /// made (`OrientedPlacement`), into a raster of RGB; then the raster encoded in stripes on
-    /// every core: it is whole, so nothing is left to overlap the encode with
-    /// (`StripedJPEGEncoder`). RGB rather than the rendering's RGBA: the same bytes to the encoder,
-    /// and a quarter less memory to touch (a 24 MP portrait's raster 73 MB instead of 98 MB;
-    /// docs/benchmark.md, tenth part).
+    /// made (`OrientedPlacement`), into a raster of RGB, or of one byte a pixel while the picture
+    /// is grey; then the raster encoded in stripes on every core: it is whole, so nothing is left
+    /// to overlap the encode with (`StripedJPEGEncoder`). RGB rather than the rendering's RGBA,
+    /// grey rather than RGB: the same bytes to the encoder, and less memory to touch (a 24 MP
+    /// portrait's raster 73 MB instead of 98 MB, and 24 MB in black and white; docs/benchmark.md,
+    /// tenth and eleventh parts).
     private func turnedJPEG(_ plan: RenderPlan, pixels: Pixels, program: ColourProgram, quality: Int) throws -> EncodedRendering {
         let (size, width) = (plan.orientedSize, plan.outputSize.width)
         let (working, space) = (program.space.fromByte, program.space)
-        // Not zero-filled: every byte is written before it is read, as in `render`. The grey
-        // raster holds the picture while it is grey (`OrientedPlacement`); the RGB one is
-        // touched only once it is not.
+        // Not zero-filled: every byte is written before it is read, as in `render`. The RGB
+        // raster is touched only once a band is not grey.
         let count = size.pixelCount
         var raster = [UInt8](unsafeUninitializedCapacity: count * 3) { _, initialized in initialized = count * 3 }
         var greyRaster = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
         let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: width * 4)
         defer { scratch.deallocate() }
-        let (decoded, isGrey) = try raster.withUnsafeMutableBufferPointer { rgb in
+        var decoded: (warnings: [String], decodeSeconds: Double) = ([], 0)
+        let file = try raster.withUnsafeMutableBufferPointer { rgb in
             try greyRaster.withUnsafeMutableBufferPointer { grey in
                 HugePages.advise(UnsafeMutableRawBufferPointer(rgb))
                 HugePages.advise(UnsafeMutableRawBufferPointer(grey))
                 let placement = OrientedPlacement(orientation: plan.orientation, unorientedSize: plan.outputSize,
                                                   raster: rgb.baseAddress!, bytesPerPixel: 3, grey: grey.baseAddress!)
-                let decoded = try run(FusedRenderer(plan: plan, program: program, decoder: decoder), pixels: pixels) { j, row in
+                decoded = try run(FusedRenderer(plan: plan, program: program, decoder: decoder), pixels: pixels) { j, row in
                     placement.place(row: j, JPEGEncoder.rowOverBlack(row, count: width, scratch: scratch, working: working, space: space))
                 }
-                return (decoded, placement.isGrey)
-            }
-        }
-        let file = try raster.withUnsafeBufferPointer { rgb throws(EncodeError) in
-            try greyRaster.withUnsafeBufferPointer { grey throws(EncodeError) in
-                try StripedJPEGEncoder.encode(size: size, quality: quality, stripes: ChunkedRowPipeline.workers,
-                                              bytesPerPixel: 3) { row, scratch in
-                    guard isGrey else { return rgb.baseAddress! + row * size.width * 3 }
-                    // The grey row as the RGB it stands for, the bytes the RGB raster would hold.
-                    let line = grey.baseAddress! + row * size.width
-                    for x in 0..<size.width { (scratch[x * 3], scratch[x * 3 + 1], scratch[x * 3 + 2]) = (line[x], line[x], line[x]) }
-                    return UnsafePointer(scratch)
-                }
+                return try StripedJPEGEncoder.encode(size: size, quality: quality, stripes: ChunkedRowPipeline.workers,
+                                                     bytesPerPixel: 3) { row, scratch in placement.rgbRow(row, scratch: scratch) }
             }
         }
         return Self.encoded(file, format: .jpeg, size: size, plan: plan, program: program, decoded: decoded)
