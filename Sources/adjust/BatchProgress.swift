@@ -1,3 +1,4 @@
+import AdjustKit
 import Foundation
 
 /// What `adjust batch` says on standard error while it works, and the counts it keeps.

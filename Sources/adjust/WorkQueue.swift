@@ -1,3 +1,4 @@
+import AdjustKit
 
 /// Hands out the indices 0..<count, each once, to whichever worker asks (`batch` and `fidelity`
 /// workers).

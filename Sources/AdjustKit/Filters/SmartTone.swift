@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A modern Photos `SmartTone` adjustment, the Light slider (docs/spec/aae-format.md §3,
 /// docs/spec/modern-adjustments.md §2). Support **approximate**: measured stage forms
@@ -389,7 +388,7 @@ private struct SmartToneKernel: StoredPositionalKernel, ChunkStep {
 /// The `SmoothedLightMap.KnotColumns` of each image width a kernel has been run on, made on first
 /// use and shared by the threads that run the kernel's rows.
 private final class KnotColumnCache: Sendable {
-    private let tables = Mutex<[Int: SmoothedLightMap.KnotColumns]>([:])
+    private let tables = Locked<[Int: SmoothedLightMap.KnotColumns]>([:])
 
     func columns(width: Int) -> SmoothedLightMap.KnotColumns {
         tables.withLock { tables in

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The `.aae` file names of folders, listed once each and kept, so that finding a photo's AAE
 /// sidecar in any case costs a dictionary lookup. Listing the folder again for every photo in it,
@@ -9,7 +8,7 @@ import Synchronization
 package final class FolderNameIndex: Sendable {
     /// Folder path → lower-cased name → the name as it is (the first in sorted order when several
     /// differ only in case).
-    private let folders = Mutex<[String: [String: String]]>([:])
+    private let folders = Locked<[String: [String: String]]>([:])
 
     package init() {}
 

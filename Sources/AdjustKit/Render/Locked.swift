@@ -1,7 +1,8 @@
 import Synchronization
 
-/// A `Synchronization.Mutex` that ThreadSanitizer can follow: the CLI's shared state (the batch
-/// progress, the fidelity report order, the work queue) lives in one of these.
+/// A `Synchronization.Mutex` that ThreadSanitizer can follow: the shared state of the CLI (the
+/// batch progress, the fidelity report order, the work queue) and of AdjustKit (a render's first
+/// failure among its tasks, SmartTone's knot columns, a folder's name index) lives in one of these.
 ///
 /// Why not the bare `Mutex`: on Linux its uncontended lock and unlock are atomic
 /// compare-exchanges inlined into the caller (which TSan sees), but under contention the lock is
@@ -17,13 +18,13 @@ import Synchronization
 /// each critical section also tells TSan it acquires and releases the mutex
 /// (`__tsan_acquire` / `__tsan_release` on its address): the happens-before edge the futex hides.
 /// Every other build compiles `withLock` to `Mutex.withLock` itself.
-struct Locked<Value: ~Copyable>: ~Copyable, Sendable {
+package struct Locked<Value: ~Copyable>: ~Copyable, Sendable {
     private let mutex: Mutex<Value>
 
-    init(_ initialValue: consuming sending Value) { mutex = Mutex(initialValue) }
+    package init(_ initialValue: consuming sending Value) { mutex = Mutex(initialValue) }
 
     /// `Mutex.withLock`.
-    borrowing func withLock<Result: ~Copyable, E: Error>(
+    package borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         #if TSAN_LOCK_ANNOTATIONS
