@@ -461,7 +461,7 @@ int jr_decoder_start(jr_decoder *dec, int scale_num, int x, int w, int y, int *o
     if (!dec->buffer) return jr_fail(dec, "out of memory");
 
     /* The skip entropy-decodes every row above y: left to the first read, so that it runs on
-     * whichever thread decodes (the fused renderer's decoder thread) rather than here. */
+     * whichever thread decodes (the fused renderer's decoding task, PulledDecode) rather than here. */
     dec->rows_to_skip = y;
     dec->next_row = y;
     *out_x = dec->out_x;

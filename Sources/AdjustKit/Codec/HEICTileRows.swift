@@ -79,7 +79,8 @@ package struct HEICTiling: Equatable, Sendable {
 /// to RGB by libheif on its own, which gives the same bytes as libheif's whole-image decode
 /// (HEICTests checks every fixture).
 /// Made, and its first tile rows queued where the caller asks (`startDecodingAhead`), on the
-/// render's thread; read on the decoder thread alone after that (`FusedRenderer.withDecoderThread`).
+/// render's thread; read by the render's decoding steps alone after that, one at a time
+/// (`PulledDecode`).
 final class HEICTileRows: DecodedRowSource {
     let decodedSize: PixelSize
     let columnOffset: Int

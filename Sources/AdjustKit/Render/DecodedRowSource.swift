@@ -1,4 +1,4 @@
-/// Where `FusedRenderer`'s decoder thread gets the plan's source region from, a few rows at a
+/// Where `FusedRenderer`'s decoding steps (`PulledDecode`) get the plan's source region from, a few rows at a
 /// time: a JPEG decoded as it goes (`JPEGRegionReader`), or an image a codec without region
 /// decoding (HEIC) has already decoded whole (`RasterRowSource`).
 protocol DecodedRowSource: AnyObject {

@@ -5,7 +5,7 @@ extension FusedRenderer {
     /// memory, or from the original's file as the decoder consumes it (only its head is in memory;
     /// the file is opened again, and refused if it changed since the head was read). Returns the
     /// decode's warnings, and the wall time the decoder took — opening it (the header, and for a
-    /// progressive file every scan) and every row read on the decoder thread, added up.
+    /// progressive file every scan) and every row read by the decoding steps, added up.
     func run(jpeg source: OriginalBytes, sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws
         -> (warnings: [String], decodeSeconds: Double) {
         let scale = plan.decodeScale
@@ -50,8 +50,8 @@ extension FusedRenderer {
 
 /// The fused pass's rows from a `JPEGRegionReader`, with the wall time spent in it added up
 /// (opening included), and a failed read of its file reported as that `FileError` rather than as
-/// the decode error libjpeg saw. Used on the decoder thread only once made; `seconds` is read
-/// after the pass, when that thread is done.
+/// the decode error libjpeg saw. Used by the decoding steps only once made, one at a time
+/// (`PulledDecode`); `seconds` is read after the pass.
 final class MeasuredJPEGRows: DecodedRowSource {
     private let reader: JPEGRegionReader
     private(set) var seconds: Double

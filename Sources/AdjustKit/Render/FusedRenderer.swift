@@ -1,11 +1,12 @@
 import Foundation
 
-/// Runs a `RenderPlan` as one streaming pass: a decoder thread decodes only the plan's source
-/// region (libjpeg's skip/crop-scanline at the planned DCT scale; for a HEIC, which libheif
-/// decodes whole beforehand, a copy of the region's rows: `DecodedRowSource`) into a `SourceRowWindow`,
+/// Runs a `RenderPlan` as one streaming pass: only the plan's source region is decoded
+/// (libjpeg's skip/crop-scanline at the planned DCT scale; for a HEIC, its tiles, or a copy of
+/// the region's rows of the image libheif decoded whole: `DecodedRowSource`) into a
+/// `SourceRowWindow`, a chunk's rows ahead, as a task beside the chunk's parts (`PulledDecode`),
 /// while chunks of output rows are made from those rows on every core (`ChunkedRowPipeline`) —
 /// sampling, every colour step, the `--max-size` shrink and the quantization fused per row — and
-/// handed in order to a sink on a thread of its own (a raster, or the JPEG encoder directly). No
+/// handed in order to a sink (a raster, or the JPEG encoder directly), a chunk behind. No
 /// full-size intermediate exists: memory is the rows the geometry needs at once plus whatever
 /// the sink keeps.
 ///
@@ -39,7 +40,7 @@ struct FusedRenderer {
     }
 
     /// Renders, handing output row j (RGBA8, not yet oriented, `plan.outputSize.width` pixels) to
-    /// `sink` in order j = 0, 1, … The sink runs on a thread of its own, one row at a time.
+    /// `sink` in order j = 0, 1, … The sink runs on any of the render's threads, one row at a time.
     /// Returns the decode's warnings (`DecodedRowSource.warnings`), reported with the finished
     /// render so that a refused file gets its one error line only.
     /// `open(region)` makes the row source for `region` of the decoded image (the plan's source
@@ -95,43 +96,44 @@ struct FusedRenderer {
         let columns = sampler.columns
         // Alpha of a row whose vertical coverage is whole (all rows but a fractional crop's edges).
         let fullRowAlphas = sampler.coverageX.map { WorkingSpace.byte(encoded: Float($0)) }
-        try withDecoderThread(reader: reader, window: window) {
-            try pipeline.run(prepare: { rows in
-                try window.waitUntilDecoded(through: rows.upperBound - 1 + offset.dy)
-            }, compute: { part, rows, buffer in
-                let memo = memo?.cells, hasMemo = memo != nil
-                // Output columns whose source pixel is decoded; the rest are transparent.
-                let inside = max(0, left - offset.dx)..<max(0, min(columns, right - offset.dx))
-                for j in rows {
-                    let out = buffer + (j - rows.lowerBound) * columns * 4
-                    let y = j + offset.dy
-                    let alphas = sampler.coverageY[j] == 1 ? fullRowAlphas : sampler.coverageX.map {
-                        WorkingSpace.byte(encoded: Float($0 * sampler.coverageY[j]))
-                    }
-                    guard y >= window.top, y < window.bottom, !inside.isEmpty else {
-                        out.initialize(repeating: 0, count: columns * 4)
-                        continue
-                    }
-                    out.initialize(repeating: 0, count: inside.lowerBound * 4)
-                    (out + inside.upperBound * 4).initialize(repeating: 0, count: (columns - inside.upperBound) * 4)
-                    let first = inside.lowerBound + offset.dx - left
-                    let o = out + inside.lowerBound * 4
-                    alphas.withUnsafeBufferPointer { alphas in
-                        let alphas = UnsafeBufferPointer(rebasing: alphas[inside])
-                        if let chain {
-                            chain.run(window.row(y), width: reader.width, y: y, into: slots[part])
-                            Self.copyQuantized(slots[part] + first * 3, alphas: alphas, space: program.space, into: o)
-                        } else if hasMemo {
-                            Self.copy(window.row(y) + first * 3, alphas: alphas, into: o) { memo.unsafelyUnwrapped.value($0, $1, $2) }
-                        } else {
-                            Self.copy(window.row(y) + first * 3, alphas: alphas, into: o) { ($0, $1, $2) }
-                        }
+        let decode = PulledDecode(reader: reader, window: window)
+        try pipeline.run(prepare: { rows in
+            try window.waitUntilDecoded(through: rows.upperBound - 1 + offset.dy)
+        }, compute: { part, rows, buffer in
+            let memo = memo?.cells, hasMemo = memo != nil
+            // Output columns whose source pixel is decoded; the rest are transparent.
+            let inside = max(0, left - offset.dx)..<max(0, min(columns, right - offset.dx))
+            for j in rows {
+                let out = buffer + (j - rows.lowerBound) * columns * 4
+                let y = j + offset.dy
+                let alphas = sampler.coverageY[j] == 1 ? fullRowAlphas : sampler.coverageX.map {
+                    WorkingSpace.byte(encoded: Float($0 * sampler.coverageY[j]))
+                }
+                guard y >= window.top, y < window.bottom, !inside.isEmpty else {
+                    out.initialize(repeating: 0, count: columns * 4)
+                    continue
+                }
+                out.initialize(repeating: 0, count: inside.lowerBound * 4)
+                (out + inside.upperBound * 4).initialize(repeating: 0, count: (columns - inside.upperBound) * 4)
+                let first = inside.lowerBound + offset.dx - left
+                let o = out + inside.lowerBound * 4
+                alphas.withUnsafeBufferPointer { alphas in
+                    let alphas = UnsafeBufferPointer(rebasing: alphas[inside])
+                    if let chain {
+                        chain.run(window.row(y), width: reader.width, y: y, into: slots[part])
+                        Self.copyQuantized(slots[part] + first * 3, alphas: alphas, space: program.space, into: o)
+                    } else if hasMemo {
+                        Self.copy(window.row(y) + first * 3, alphas: alphas, into: o) { memo.unsafelyUnwrapped.value($0, $1, $2) }
+                    } else {
+                        Self.copy(window.row(y) + first * 3, alphas: alphas, into: o) { ($0, $1, $2) }
                     }
                 }
-            }, finished: { rows in
-                window.release(below: rows.upperBound + offset.dy)
-            }, sink: sink)
-        }
+            }
+        }, finished: { rows in
+            window.release(below: rows.upperBound + offset.dy)
+        }, ahead: { rows in
+            try decode.decode(through: rows.upperBound - 1 + offset.dy + pipeline.chunkRows)
+        }, sink: sink)
         return reader.warnings
     }
 
@@ -204,7 +206,7 @@ struct FusedRenderer {
         let memo = program.storedFrameMemo()
         if memo != nil || !regionPass.isEmpty || program.runsPerStoredPixel {
             // The stored-frame kernels run once per source pixel (once per distinct colour,
-            // through the memo), on every core, as rows are needed: the decoder thread, which
+            // through the memo), on every core, as rows are needed: the decoding task, which
             // is what a reduced render waits on, only decodes. Rows are converted when a chunk
             // asks for them, so the working window holds one chunk's rows (and, for the first,
             // the region's rows above its taps) and no read-ahead.
@@ -230,9 +232,8 @@ struct FusedRenderer {
                                                     columnOffset: reader.columnOffset, imageSize: plan.decodedSize)
                 (window, ready) = (stage.output, stage.convert(through:))
             }
-            try withDecoderThread(reader: reader, window: decoded) {
-                try stream.run(texels: FloatTexels(), window: window, ready: ready)
-            }
+            let decode = PulledDecode(reader: reader, window: decoded)
+            try stream.run(texels: FloatTexels(), window: window, ready: ready, ahead: { try decode.decode(through: $0) })
         } else {
             // Bytes: a quarter of the memory traffic of floats (see ByteTexels).
             let table = UnsafeMutablePointer<Float>.allocate(capacity: 256)
@@ -251,10 +252,9 @@ struct FusedRenderer {
                     table[code] = exactEncoding ? program.space.encoded(table[code]) : encode(table[code])
                 }
             }
-            try withDecoderThread(reader: reader, window: decoded) {
-                try stream.run(texels: ByteTexels(table: table), samplesEncoded: samplesEncoded, window: decoded,
-                               ready: { try decoded.waitUntilDecoded(through: $0) })
-            }
+            let decode = PulledDecode(reader: reader, window: decoded)
+            try stream.run(texels: ByteTexels(table: table), samplesEncoded: samplesEncoded, window: decoded,
+                           ready: { try decoded.waitUntilDecoded(through: $0) }, ahead: { try decode.decode(through: $0) })
         }
         return reader.warnings
     }

@@ -9,13 +9,12 @@
 /// - `ParallelRows.forEachPart`: every part reads shared inputs that do not change during the
 ///   call and writes only its own rows (or per-part scratch picked by its index); the call is
 ///   synchronous, so the caller's memory outlives every part.
-/// - The decoder thread (`FusedRenderer.withDecoderThread`): the reader is used by that thread
-///   alone until it signals that it has finished, and the owner waits for that signal before it
-///   reads the job's failure or lets the reader go; the row window's shared state is behind its
-///   `NSCondition`, and each row is written before it is published through it.
-/// - The sink thread (`ChunkedRowPipeline`): the hand-over state is behind the `NSCondition`, a
-///   buffer is written by one side at a time as that state says, and `finish`/`stop` wait for the
-///   thread to exit before the buffers are freed.
+/// - The pipeline's serial tasks (`ChunkedRowPipeline.run`'s sink and `ahead`, through
+///   `ParallelRows.forEachPart`): each runs on one core, beside parts that neither read what it
+///   writes nor write what it reads (the sink reads the buffer of the chunk before, which no part
+///   of this chunk writes; the decoder's task writes ring slots of rows no part reads, which the
+///   ring's room guarantees), and the call is synchronous. The reader behind the decoder's steps
+///   (`PulledDecode`) is used under its lock, by one thread at a time.
 /// - A HEIC's decoding threads (`HEICTileRows.DecodingThreads`): the queue of tile rows and
 ///   which tiles are taken are behind the threads' `NSCondition`; each thread writes only the
 ///   results of the tiles it took; the owner keeps each job (and with it libheif's context) and

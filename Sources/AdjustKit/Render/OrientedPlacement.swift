@@ -1,5 +1,5 @@
 /// Rows of the unoriented output placed into the raster EXIF orientation shows, as the fused
-/// renderer hands them over (on its sink thread, in order), so that a turned output is oriented
+/// renderer hands them over (through its sink, in order), so that a turned output is oriented
 /// while it renders instead of in a pass of its own after it.
 ///
 /// Why a band at a time: under orientations 5–8 a source row is an oriented column, and writing

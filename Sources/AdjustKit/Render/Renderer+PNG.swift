@@ -57,7 +57,8 @@ extension Renderer {
         let width = fused.plan.outputSize.width
         let rgb = UnsafeMutablePointer<UInt8>.allocate(capacity: width * 3)
         defer { rgb.deallocate() }
-        // Written on the sink thread, read here once the pass (and that thread) is done.
+        // Written by the sink (one row at a time, on whichever of the render's threads runs its
+        // task), read here once the pass is done.
         let opacity = RowOpacity()
         let decoded: (warnings: [String], decodeSeconds: Double)
         do {
@@ -90,7 +91,7 @@ extension Renderer {
 /// Thrown by the sink of an RGB stream at the first pixel that is not opaque: stops the pass.
 private struct NotOpaque: Error {}
 
-/// Whether every row seen so far was opaque: set on the sink thread, read after the pass.
+/// Whether every row seen so far was opaque: set by the sink, read after the pass.
 private final class RowOpacity {
     var allOpaque = true
 }

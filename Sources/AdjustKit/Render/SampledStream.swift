@@ -19,7 +19,7 @@ struct SampledStream {
     /// `samplesEncoded`: `texels` reads already encoded values, which the shrink averages as
     /// they are (only where every sample is one texel's value).
     func run<Texels: TexelReader>(texels: Texels, samplesEncoded: Bool = false, window: SourceRowWindow<Texels.Element>,
-                                  ready: @escaping (Int) throws -> Void) throws {
+                                  ready: @escaping (Int) throws -> Void, ahead: @escaping (Int) throws -> Void) throws {
         let maker = SampledRowMaker(plan: plan, space: space, exactEncoding: exactEncoding, samplesEncoded: samplesEncoded,
                                     sampler: sampler, window: window, texels: texels, columnOffset: columnOffset)
         var pipeline = pipeline
@@ -34,6 +34,9 @@ struct SampledStream {
             maker.makeRows(rows, into: buffer, scratch: scratch[part])
         }, finished: { rows in
             if let next = needs.firstRowNeeded(after: rows) { window.release(below: next) }
+        }, ahead: { rows in
+            let next = rows.upperBound..<min(plan.outputSize.height, rows.upperBound + pipeline.chunkRows)
+            if let need = needs.sourceRows(next) { try ahead(need.upperBound) }
         }, sink: sink)
     }
 }

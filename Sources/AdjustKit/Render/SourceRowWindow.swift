@@ -1,11 +1,13 @@
 import Foundation
 
-/// The decoded source rows a render still needs, filled top to bottom by a decoder thread and
-/// read by the thread computing output rows: the pipeline's only copy of the source.
+/// The decoded source rows a render still needs, filled top to bottom by a producer (the
+/// decoder's steps, `PulledDecode`; a stage of the stored frame's conversion) and read by the
+/// threads computing output rows: the pipeline's only copy of the source.
 ///
 /// Rows [top, bottom) of the region live in a ring of `capacity` rows; row v sits in slot
-/// v mod capacity. The decoder waits while the ring is full of rows the reader has not released;
-/// the reader waits until the rows it asks for are decoded. With a capacity of the whole region
+/// v mod capacity. A producer writes no row while the ring is full of rows the reader has not
+/// released (the decoder's steps stop; a stage of the conversion waits); the reader waits until
+/// the rows it asks for are decoded, decoding them first through `producer` where there is one. With a capacity of the whole region
 /// nothing ever waits on release (the geometry needs rows in no particular order).
 final class SourceRowWindow<Element> {
     /// The region's first and one-past-last decoded row, and its width in pixels.
@@ -25,6 +27,10 @@ final class SourceRowWindow<Element> {
     /// needs decoded, and the release mark the decoder needs.
     private var readerNeeds = Int.max, decoderNeeds = Int.max
     private var readersWaiting = 0
+    /// Decodes rows through v on the reader's behalf before it waits for them (`PulledDecode`);
+    /// set once, before any reader runs. Without one (a stage of the conversion), the rows come
+    /// from whatever fills the window.
+    var producer: ((Int) throws -> Void)?
 
     /// `Element` must be a trivial type (bytes, floats): the storage is not initialized, as
     /// every row is written before it is published (zeroing megabytes that are about to be
@@ -99,6 +105,7 @@ final class SourceRowWindow<Element> {
 
     /// Blocks until rows up to and including v are decoded (v is clamped to the region).
     func waitUntilDecoded(through v: Int) throws {
+        try producer?(v)
         let needed = min(v, bottom - 1) + 1
         condition.lock(); defer { condition.unlock() }
         readersWaiting += 1
