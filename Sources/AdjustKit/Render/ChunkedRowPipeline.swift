@@ -7,9 +7,9 @@ import Foundation
 /// `prepare(rows)` runs first for each chunk on the calling thread (making sure of the source rows
 /// the chunk needs); `compute(part, rows, buffer)` then runs on the cores for each contiguous part
 /// of the chunk, writing row j at `buffer + (j − rows.lowerBound) · rowBytes` (`part` tells
-/// the parts apart, for per-part scratch); `finished(rows)` runs after. `ahead(rows)`, if given,
-/// is one more task among the parts of every chunk but the last: work the chunks after `rows`
-/// need (decoding their source rows, `PulledDecode`). A failure of the sink or of `ahead` is
+/// the parts apart, for per-part scratch); `finished(rows)` runs after. `ahead(next)`, if given,
+/// is one more task among the parts of every chunk but the last: work the next chunk's rows
+/// `next` need (decoding their source rows, `PulledDecode`). A failure of the sink or of `ahead` is
 /// thrown once the chunk's parts are done.
 ///
 /// Why tasks among the parts, not threads of their own: on two cores a sink or decoder thread
@@ -49,8 +49,9 @@ struct ChunkedRowPipeline {
         // The chunk made last, whose rows the sink takes during the next chunk's parts.
         var made: (rows: Range<Int>, buffer: UnsafeMutablePointer<UInt8>)?
         var chunkIndex = 0
+        func rowsOfChunk(at start: Int) -> Range<Int> { start..<min(rows, start + chunkRows) }
         for start in stride(from: 0, to: rows, by: chunkRows) {
-            let chunk = start..<min(rows, start + chunkRows)
+            let chunk = rowsOfChunk(at: start)
             try prepare(chunk)
             let buffer = buffers[chunkIndex % 2]
             let parts = min(partCount, chunk.count)
@@ -59,7 +60,8 @@ struct ChunkedRowPipeline {
                 serial.append { do { try drain(previous.rows, from: previous.buffer) } catch { failure.withLock { $0 = $0 ?? error } } }
             }
             if let ahead, chunk.upperBound < rows {
-                serial.append { do { try ahead(chunk) } catch { failure.withLock { $0 = $0 ?? error } } }
+                let next = rowsOfChunk(at: chunk.upperBound)
+                serial.append { do { try ahead(next) } catch { failure.withLock { $0 = $0 ?? error } } }
             }
             ParallelRows.forEachPart(of: chunk, parts: parts, serial: serial) { part, rows in
                 compute(part, rows, buffer + (rows.lowerBound - chunk.lowerBound) * rowBytes)

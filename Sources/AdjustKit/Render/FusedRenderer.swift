@@ -131,8 +131,8 @@ struct FusedRenderer {
             }
         }, finished: { rows in
             window.release(below: rows.upperBound + offset.dy)
-        }, ahead: { rows in
-            try decode.decode(through: rows.upperBound - 1 + offset.dy + pipeline.chunkRows)
+        }, ahead: { next in
+            try decode.decode(through: next.upperBound - 1 + offset.dy)
         }, sink: sink)
         return reader.warnings
     }
@@ -199,6 +199,7 @@ struct FusedRenderer {
         let decoded = SourceRowWindow<UInt8>(top: region.y, bottom: region.y + region.height, width: reader.width,
                                              capacity: needs.monotone ? 2 * needs.span + Self.readAhead + regionRows
                                                                       : region.height)
+        let decode = PulledDecode(reader: reader, window: decoded)
         let exactEncoding = program.shrinksThroughExactCurve
         let stream = SampledStream(plan: plan, space: program.space, exactEncoding: exactEncoding,
                                    sampler: sampler, needs: needs, pipeline: pipeline, columnOffset: reader.columnOffset,
@@ -232,7 +233,6 @@ struct FusedRenderer {
                                                     columnOffset: reader.columnOffset, imageSize: plan.decodedSize)
                 (window, ready) = (stage.output, stage.convert(through:))
             }
-            let decode = PulledDecode(reader: reader, window: decoded)
             try stream.run(texels: FloatTexels(), window: window, ready: ready, ahead: { try decode.decode(through: $0) })
         } else {
             // Bytes: a quarter of the memory traffic of floats (see ByteTexels).
@@ -252,7 +252,6 @@ struct FusedRenderer {
                     table[code] = exactEncoding ? program.space.encoded(table[code]) : encode(table[code])
                 }
             }
-            let decode = PulledDecode(reader: reader, window: decoded)
             try stream.run(texels: ByteTexels(table: table), samplesEncoded: samplesEncoded, window: decoded,
                            ready: { try decoded.waitUntilDecoded(through: $0) }, ahead: { try decode.decode(through: $0) })
         }

@@ -15,8 +15,8 @@ final class PulledDecode {
     private static let rowsPerRead = 8
     private let reader: any DecodedRowSource
     private let window: SourceRowWindow<UInt8>
-    /// Serialises the steps: the reader is used by one thread at a time (a part's wait, the
-    /// chunk's `ahead`).
+    /// Serialises the steps: the reader is used by one thread at a time (a reader's wait in a
+    /// chunk's `prepare`, the chunk's `ahead`).
     private let lock = NSLock()
     private var next: Int
     private var failure: Error?

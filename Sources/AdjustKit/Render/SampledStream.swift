@@ -34,8 +34,7 @@ struct SampledStream {
             maker.makeRows(rows, into: buffer, scratch: scratch[part])
         }, finished: { rows in
             if let next = needs.firstRowNeeded(after: rows) { window.release(below: next) }
-        }, ahead: { rows in
-            let next = rows.upperBound..<min(plan.outputSize.height, rows.upperBound + pipeline.chunkRows)
+        }, ahead: { next in
             if let need = needs.sourceRows(next) { try ahead(need.upperBound) }
         }, sink: sink)
     }

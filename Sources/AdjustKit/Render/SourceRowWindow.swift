@@ -103,7 +103,8 @@ final class SourceRowWindow<Element> {
 
     // MARK: reader side
 
-    /// Blocks until rows up to and including v are decoded (v is clamped to the region).
+    /// Blocks until rows up to and including v are decoded (v is clamped to the region), decoding
+    /// them itself first through `producer` where there is one.
     func waitUntilDecoded(through v: Int) throws {
         try producer?(v)
         let needed = min(v, bottom - 1) + 1
@@ -128,7 +129,4 @@ final class SourceRowWindow<Element> {
         }
         condition.unlock()
     }
-
-    /// Tells the decoder to stop (the reader failed or finished early).
-    func cancel() { fail(CancellationError()) }
 }
