@@ -151,18 +151,29 @@ extension SIMD4 where Scalar == Float {
     }
 }
 
+// The test of the space inline, the sRGB curves out of line. With the curves inlined these were
+// too large to inline: the compiler called them, one call a channel in SmartColor's and
+// SmartBlackAndWhite's loops even in the linear space, where they return their input, and every
+// vector value live across a call went to memory and back (Tone + Color + B&W 0.94 of the CPU
+// without the calls, the same bytes; docs/benchmark.md, thirteenth part).
 extension WorkingSpace {
     /// `linear(_:)` on `Lanes`.
     @inline(__always)
-    func linear(_ working: Lanes) -> Lanes { self == .linear ? working : LaneMath.srgbDecode(working) }
+    func linear(_ working: Lanes) -> Lanes { self == .linear ? working : Self.srgbDecoded(working) }
 
     /// `working(fromLinear:)` on `Lanes`.
     @inline(__always)
-    func working(fromLinear linear: Lanes) -> Lanes { self == .linear ? linear : LaneMath.srgbEncode(linear) }
+    func working(fromLinear linear: Lanes) -> Lanes { self == .linear ? linear : Self.srgbEncoded(linear) }
 
     /// `working(fromEncoded:)` on `Lanes`.
     @inline(__always)
-    func working(fromEncoded encoded: Lanes) -> Lanes { self == .linear ? LaneMath.srgbDecode(encoded) : encoded }
+    func working(fromEncoded encoded: Lanes) -> Lanes { self == .linear ? Self.srgbDecoded(encoded) : encoded }
+
+    @inline(never)
+    private static func srgbDecoded(_ v: Lanes) -> Lanes { LaneMath.srgbDecode(v) }
+
+    @inline(never)
+    private static func srgbEncoded(_ v: Lanes) -> Lanes { LaneMath.srgbEncode(v) }
 }
 
 /// A per-pixel colour kernel written once, on `Lanes` (four pixels at a time): a row runs as
