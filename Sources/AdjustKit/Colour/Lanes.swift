@@ -154,8 +154,8 @@ extension SIMD4 where Scalar == Float {
 // The test of the space inline, the sRGB curves out of line. With the curves inlined these were
 // too large to inline: the compiler called them, one call a channel in SmartColor's and
 // SmartBlackAndWhite's loops even in the linear space, where they return their input, and every
-// vector value live across a call went to memory and back (Tone + Color + B&W 0.94 of the CPU
-// without the calls, the same bytes; docs/benchmark.md, thirteenth part).
+// vector value live across a call went to memory and back (Tone + Color + B&W 0.90–0.94 of the
+// CPU without the calls, the same bytes; docs/benchmark.md, thirteenth part).
 extension WorkingSpace {
     /// `linear(_:)` on `Lanes`.
     @inline(__always)

@@ -89,13 +89,11 @@ struct RGBPlanes {
 }
 
 extension WorkingSpace {
-    /// A chunk's working values → linear light, in place (nothing to do in the linear space). The
-    /// curves are called here directly, inlined in the loop (`linear(_:)` calls them out of line).
+    /// A chunk's working values → linear light, in place (nothing to do in the linear space).
     func toLinear(_ chunk: RGBPlanes) {
         guard self != .linear else { return }
         for i in 0..<chunk.groups {
-            (chunk.r[i], chunk.g[i], chunk.b[i]) = (LaneMath.srgbDecode(chunk.r[i]), LaneMath.srgbDecode(chunk.g[i]),
-                                                    LaneMath.srgbDecode(chunk.b[i]))
+            (chunk.r[i], chunk.g[i], chunk.b[i]) = (linear(chunk.r[i]), linear(chunk.g[i]), linear(chunk.b[i]))
         }
     }
 
@@ -103,8 +101,8 @@ extension WorkingSpace {
     func fromLinear(_ chunk: RGBPlanes) {
         guard self != .linear else { return }
         for i in 0..<chunk.groups {
-            (chunk.r[i], chunk.g[i], chunk.b[i]) = (LaneMath.srgbEncode(chunk.r[i]), LaneMath.srgbEncode(chunk.g[i]),
-                                                    LaneMath.srgbEncode(chunk.b[i]))
+            (chunk.r[i], chunk.g[i], chunk.b[i]) = (working(fromLinear: chunk.r[i]), working(fromLinear: chunk.g[i]),
+                                                    working(fromLinear: chunk.b[i]))
         }
     }
 }
