@@ -49,7 +49,7 @@ final class ModernColourFilterTests: XCTestCase {
     // MARK: Registry
 
     func testKindsAreRegisteredInApplesOrder() {
-        let names = FilterRegistry.kinds.map { $0.filterName }
+        let names = FilterRegistry.kinds.map { $0.type.filterName }
         let expected = ["WhiteBalance", "SmartTone", "SmartColor", "RKCurvesOperation", "RKLevelsOperation",
                         "SmartBlackAndWhite", "Effect"]
         let positions = expected.map { names.firstIndex(of: $0)! }
@@ -60,6 +60,23 @@ final class ModernColourFilterTests: XCTestCase {
                    "SmartBlackAndWhite", "DGVignetteEffectOperation"] {
             XCTAssertNotNil(FilterRegistry.aaeKinds[id], id)
         }
+    }
+
+    /// Each registered kind's formats, which `FilterKind` settles by overloading when the list
+    /// compiles, are the ones a cast at run time finds (the query the registry used before).
+    func testEachKindsFormatsAreTheOnesItConformsTo() {
+        XCTAssertEqual(FilterRegistry.kinds.count, 27)
+        for kind in FilterRegistry.kinds {
+            let name = "\(kind.type)"
+            let xmp = kind.type as? any AdjustmentXMPFilter.Type, aae = kind.type as? any AAEAdjustmentFilter.Type
+            XCTAssertEqual(kind.xmp.map { ObjectIdentifier($0) }, xmp.map { ObjectIdentifier($0) }, name)
+            XCTAssertEqual(kind.aae.map { ObjectIdentifier($0) }, aae.map { ObjectIdentifier($0) }, name)
+        }
+        // One format or the other, or neither (no kind today is in both).
+        let kinds = Dictionary(uniqueKeysWithValues: FilterRegistry.kinds.map { ("\($0.type)", $0) })
+        XCTAssertNotNil(kinds["Vibrance"]?.xmp); XCTAssertNil(kinds["Vibrance"]?.aae)
+        XCTAssertNotNil(kinds["SmartTone"]?.aae); XCTAssertNil(kinds["SmartTone"]?.xmp)
+        XCTAssertNil(kinds["UnsupportedAdjustment"]?.xmp); XCTAssertNil(kinds["UnsupportedAdjustment"]?.aae)
     }
 
     /// A whole AAE file (XML and binary) through the reader, then each kind's read.

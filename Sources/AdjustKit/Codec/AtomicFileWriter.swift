@@ -137,11 +137,14 @@ package enum AtomicFileWriter {
     private static func reason() -> String { String(cString: strerror(errno)) }
 
     /// Read from /proc rather than with umask(2), which can only be read by setting it: that
-    /// would race with other threads creating files.
+    /// would race with other threads creating files. The value is split off at the blanks, not
+    /// trimmed with Foundation's `trimmingCharacters(in:)`, whose bridging made the Swift runtime
+    /// look up conformances for 0.4 ms of every render (docs/benchmark.md, fourteenth part).
     private static let processUmask: mode_t = {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
-              let value = mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
+              let field = line.dropFirst("Umask:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first,
+              let value = mode_t(field, radix: 8)
         else { return 0o022 }
         return value
     }()

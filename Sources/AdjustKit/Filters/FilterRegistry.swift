@@ -2,42 +2,42 @@
 /// docs/spec/aae-format.md §4): stored-frame colour, then the geometry, then the output-frame
 /// steps. A new filter is one file in `Filters/` plus one line here.
 package enum FilterRegistry {
-    static let kinds: [any EditFilter.Type] = [
-        UnsupportedAdjustment.self,
-        RedEyeCorrections.self,
-        DepthEffect.self,
-        NoiseReduction.self,
-        FaceBalance.self,
-        Vibrance.self,
-        ToneCurve.self,
-        HighlightShadow.self,
-        WhiteBalance.self,
-        SmartTone.self,
-        SmartColor.self,
-        Curves.self,
-        SelectiveColor.self,
-        Levels.self,
-        SmartBlackAndWhite.self,
-        Sharpen.self,
-        Definition.self,
-        EffectIntensityDissolve.self,
-        Effect3DDissolve.self,
-        Grain.self,
-        AffineMap.self,
-        Crop.self,
-        CameraRawCrop.self,
-        PhotosCrop.self,
-        PhotosOrientation.self,
-        SerializedFilter.self,
-        Vignette.self,
+    static let kinds: [FilterKind] = [
+        FilterKind(UnsupportedAdjustment.self),
+        FilterKind(RedEyeCorrections.self),
+        FilterKind(DepthEffect.self),
+        FilterKind(NoiseReduction.self),
+        FilterKind(FaceBalance.self),
+        FilterKind(Vibrance.self),
+        FilterKind(ToneCurve.self),
+        FilterKind(HighlightShadow.self),
+        FilterKind(WhiteBalance.self),
+        FilterKind(SmartTone.self),
+        FilterKind(SmartColor.self),
+        FilterKind(Curves.self),
+        FilterKind(SelectiveColor.self),
+        FilterKind(Levels.self),
+        FilterKind(SmartBlackAndWhite.self),
+        FilterKind(Sharpen.self),
+        FilterKind(Definition.self),
+        FilterKind(EffectIntensityDissolve.self),
+        FilterKind(Effect3DDissolve.self),
+        FilterKind(Grain.self),
+        FilterKind(AffineMap.self),
+        FilterKind(Crop.self),
+        FilterKind(CameraRawCrop.self),
+        FilterKind(PhotosCrop.self),
+        FilterKind(PhotosOrientation.self),
+        FilterKind(SerializedFilter.self),
+        FilterKind(Vignette.self),
     ]
 
     /// The kinds AdjustmentXMP carries, in the order they are read and written.
-    static let xmpKinds: [any AdjustmentXMPFilter.Type] = kinds.compactMap { $0 as? any AdjustmentXMPFilter.Type }
+    static let xmpKinds: [any AdjustmentXMPFilter.Type] = kinds.compactMap(\.xmp)
 
     /// The kinds a modern Photos edit carries, by adjustment identifier.
     static let aaeKinds: [String: any AAEAdjustmentFilter.Type] = Dictionary(
-        uniqueKeysWithValues: kinds.compactMap { $0 as? any AAEAdjustmentFilter.Type }.map { ($0.aaeIdentifier, $0) })
+        uniqueKeysWithValues: kinds.compactMap(\.aae).map { ($0.aaeIdentifier, $0) })
 
     /// The identifiers Photos writes that this version cannot render (aae-format.md §3): each becomes
     /// an `UnsupportedAdjustment` step, named in the render's warning. The RAW operations §3 also
@@ -76,11 +76,30 @@ package enum FilterRegistry {
         return (position(of: kind) ?? 0) < firstGeometryPosition ? .storedColour : .outputColour
     }
 
-    private static let firstGeometryPosition = kinds.firstIndex { $0.renderedBy == .geometry } ?? kinds.count
+    private static let firstGeometryPosition = kinds.firstIndex { $0.type.renderedBy == .geometry } ?? kinds.count
 
     /// A kind's place in the application order; nil for a type that is not registered.
     static func position(of kind: any EditFilter.Type) -> Int? { positions[ObjectIdentifier(kind)] }
 
     private static let positions: [ObjectIdentifier: Int] = Dictionary(
-        uniqueKeysWithValues: kinds.enumerated().map { (ObjectIdentifier($0.element), $0.offset) })
+        uniqueKeysWithValues: kinds.enumerated().map { (ObjectIdentifier($0.element.type), $0.offset) })
+}
+
+/// One entry of `FilterRegistry.kinds`: the kind, and the same type as each edit format's filter
+/// where it is one. Which of the initializers a line calls is settled when the list compiles (the
+/// most constrained one the kind satisfies), not by a cast at run time: deriving `xmpKinds` and
+/// `aaeKinds` with `as? any AdjustmentXMPFilter.Type` made the Swift runtime scan the binary's
+/// 6 241 conformance records once for each kind and protocol, about 0.8 ms of every render
+/// (docs/benchmark.md, fourteenth part). A kind that is in neither format gets nil for both, as
+/// the casts gave; no kind is in both today, and the last initializer is what keeps such a kind
+/// from being an ambiguous call.
+struct FilterKind: Sendable {
+    let type: any EditFilter.Type
+    /// The kind as AdjustmentXMP's filter, and as a modern Photos edit's; nil where it is not one.
+    let xmp: (any AdjustmentXMPFilter.Type)?, aae: (any AAEAdjustmentFilter.Type)?
+
+    init<Kind: EditFilter>(_ kind: Kind.Type) { (type, xmp, aae) = (kind, nil, nil) }
+    init<Kind: AdjustmentXMPFilter>(_ kind: Kind.Type) { (type, xmp, aae) = (kind, kind, nil) }
+    init<Kind: AAEAdjustmentFilter>(_ kind: Kind.Type) { (type, xmp, aae) = (kind, nil, kind) }
+    init<Kind: AdjustmentXMPFilter & AAEAdjustmentFilter>(_ kind: Kind.Type) { (type, xmp, aae) = (kind, kind, kind) }
 }
