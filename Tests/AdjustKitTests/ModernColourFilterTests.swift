@@ -65,7 +65,6 @@ final class ModernColourFilterTests: XCTestCase {
     /// Each registered kind's formats, which `FilterKind` settles by overloading when the list
     /// compiles, are the ones a cast at run time finds (the query the registry used before).
     func testEachKindsFormatsAreTheOnesItConformsTo() {
-        XCTAssertEqual(FilterRegistry.kinds.count, 27)
         for kind in FilterRegistry.kinds {
             let name = "\(kind.type)"
             let xmp = kind.type as? any AdjustmentXMPFilter.Type, aae = kind.type as? any AAEAdjustmentFilter.Type
