@@ -67,11 +67,18 @@ final class ModernColourGuardTests: XCTestCase {
     private static func apply(_ filter: any ColourFilter) throws -> Apply {
         let stage = try filter.colourStage(options: ColourOptions(workingSpace: .linear))
         guard let kernel = stage.kernel else { return { rgb, _, _ in rgb } }
+        return try apply(kernel, of: filter)
+    }
+
+    private static func apply(_ kernel: any ColourKernel, of filter: any ColourFilter) throws -> Apply {
         switch kernel {
         case let kernel as any PixelKernel:
             return { rgb, _, _ in var (r, g, b) = rgb; kernel.apply(&r, &g, &b); return (r, g, b) }
         case let kernel as any StoredPositionalKernel:
             return { rgb, u, v in var (r, g, b) = rgb; kernel.apply(&r, &g, &b, u: u, v: v); return (r, g, b) }
+        case let kernels as ColourKernels:   // SmartTone's local stages, then its global ones
+            let parts = try kernels.kernels.map { try apply($0, of: filter) }
+            return { rgb, u, v in parts.reduce(rgb) { rgb, part in part(rgb, u, v) } }
         default:
             XCTFail("an unexpected kernel kind for \(filter)"); throw CancellationError()
         }

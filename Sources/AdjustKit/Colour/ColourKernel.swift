@@ -16,3 +16,16 @@ protocol ColourKernel: Sendable {
     /// (`FilterRole.outputColour`), for a kind whose kernels can run on either side of it.
     func join(_ program: inout ColourProgram, onOutput: Bool)
 }
+
+/// Kernels of one step, in order: a step whose parts read different things (SmartTone's local
+/// stages read the pixel's place, its global ones the colour alone) joins each part where what
+/// it reads puts it.
+struct ColourKernels: ColourKernel {
+    let kernels: [any ColourKernel]
+
+    init(_ kernels: [any ColourKernel]) { self.kernels = kernels }
+
+    func join(_ program: inout ColourProgram, onOutput: Bool) {
+        for kernel in kernels { kernel.join(&program, onOutput: onOutput) }
+    }
+}

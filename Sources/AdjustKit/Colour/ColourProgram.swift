@@ -53,14 +53,22 @@ struct ColourProgram: Sendable {
     mutating func addStoredRegion(_ kernel: any RegionKernel) { storedRegion.append(kernel) }
 
     /// A stored-frame step on one colour: through the colour memo while no stored-frame step
-    /// before it reads more than a colour, per pixel in chain order from there on.
+    /// before it reads more than a colour, per pixel in chain order from there on — where a kernel
+    /// with a chunk form joins the per-colour kernels next to it in a run read from a table
+    /// (`TabulatedColourRun`).
     mutating func addStoredColour(_ kernel: any PixelKernel) {
-        if runsPerStoredPixel { addStoredRowStep(kernel) } else { storedFrame.append(kernel) }
+        guard runsPerStoredPixel else { return storedFrame.append(kernel) }
+        if let steps = kernel.chunkSteps {
+            addStoredRowStep(TabulatedColourRun(steps, space: space))
+        } else {
+            addStoredRowStep(kernel)
+        }
     }
 
     /// A stored-frame step run per pixel, in chain order: after the last neighbourhood kernel so
     /// far, or else after the colour memo; every stored-frame step after it runs per pixel too.
-    /// Chunk steps next to each other run in one pass over each row (`ChunkSteps`).
+    /// Chunk steps next to each other run in one pass over each row (`ChunkSteps`), tabulated
+    /// runs next to each other as one run.
     mutating func addStoredRowStep(_ step: any StoredRowStep) {
         if neighbourhood.isEmpty {
             Self.append(step, to: &storedTail)
@@ -71,7 +79,7 @@ struct ColourProgram: Sendable {
 
     private static func append(_ step: any StoredRowStep, to steps: inout [any StoredRowStep]) {
         if let next = step.chunkSteps, let previous = steps.last?.chunkSteps {
-            steps[steps.count - 1] = ChunkSteps(steps: previous + next)
+            steps[steps.count - 1] = ChunkSteps(steps: TabulatedColourRun.joined(previous, next))
         } else {
             steps.append(step)
         }

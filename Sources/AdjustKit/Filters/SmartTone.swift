@@ -315,7 +315,14 @@ extension SmartTone: ColourFilter, AAEAdjustmentFilter {
             ? "Light below 0 is not rendered, no render to fit it: the offsets only"
             : "the seven stage parameters by a fitted law from the Light slider, the offsets and the photo's statistics"
         if let map = statistics?.lightMap {
-            return ColourStage(kernel: SmartToneKernel(model: model, map: SmoothedLightMap(map), space: options.workingSpace),
+            let global = SmartToneGlobalKernel(model: model, space: options.workingSpace)
+            // The local stages read the pixel's place; the global ones its colour alone, so they
+            // are a kernel of their own, which the program can run with the per-colour steps after
+            // it (`TabulatedColourRun`). With no local stage to run, the whole model is per colour.
+            let kernel: any ColourKernel = model.hasLocalStages
+                ? ColourKernels([SmartToneKernel(model: model, map: SmoothedLightMap(map), space: options.workingSpace), global])
+                : global
+            return ColourStage(kernel: kernel,
                                approximation: "SmartTone (approximation: local light from the stored light map, "
                                    + "high-key and tone; \(law))")
         }
@@ -326,8 +333,10 @@ extension SmartTone: ColourFilter, AAEAdjustmentFilter {
     }
 }
 
-/// SmartTone with its light map: position-dependent, run per pixel in the stored frame, a chunk
-/// of a row at a time (`RGBPlanes`, `ChunkStep`), each stage a loop over the chunk.
+/// SmartTone's local stages (local light, smart shadows), which read the light map at the
+/// pixel's place: run per pixel in the stored frame, a chunk of a row at a time (`RGBPlanes`,
+/// `ChunkStep`), each stage a loop over the chunk. The global stages follow as a kernel of their
+/// own (`SmartToneGlobalKernel`).
 private struct SmartToneKernel: StoredPositionalKernel, ChunkStep {
     let model: SmartToneModel
     let map: SmoothedLightMap
@@ -348,7 +357,6 @@ private struct SmartToneKernel: StoredPositionalKernel, ChunkStep {
     private func run(_ chunk: RGBPlanes, b0: UnsafePointer<Lanes>, b1: UnsafePointer<Lanes>) {
         space.toLinear(chunk)
         model.local(chunk, b0: b0, b1: b1)
-        model.global(chunk)
         space.fromLinear(chunk)
     }
 
@@ -401,8 +409,10 @@ private final class KnotColumnCache: Sendable {
     }
 }
 
-/// SmartTone without a light map: stages 2 and 3 only, per colour.
-private struct SmartToneGlobalKernel: PixelKernel {
+/// SmartTone's global stages (high-key, levels, highlights, contrast), which read the colour
+/// alone: the whole model when there is no light map or no local stage to run, else the kernel
+/// after `SmartToneKernel`'s.
+private struct SmartToneGlobalKernel: PixelKernel, ChunkStep {
     let model: SmartToneModel
     let space: WorkingSpace
 
@@ -413,6 +423,8 @@ private struct SmartToneGlobalKernel: PixelKernel {
     func apply(row: UnsafeMutablePointer<Float>, count: Int) {
         RGBPlanes.forEachChunk(row: row, count: count) { chunk, _ in run(chunk) }
     }
+
+    func apply(_ chunk: RGBPlanes, x: Int, y: Int, imageSize: PixelSize) { run(chunk) }
 
     private func run(_ chunk: RGBPlanes) {
         space.toLinear(chunk)

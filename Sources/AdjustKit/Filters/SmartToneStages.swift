@@ -63,6 +63,9 @@ struct SmartToneModel: Sendable {
         }
     }
 
+    /// Whether `local` changes anything: a stage that reads the light map runs.
+    var hasLocalStages: Bool { localLight != 0 || smartShadows > 0 }
+
     /// Local light and smart shadows on a chunk, with the map's planes (b0, b1) at each group.
     func local(_ chunk: RGBPlanes, b0: UnsafePointer<Lanes>, b1: UnsafePointer<Lanes>) {
         if localLight != 0 { Self.run(LocalLight(model: self, b0: b0, b1: b1), on: chunk) }
