@@ -7,21 +7,20 @@ import Synchronization
 ///
 /// Why: before such a step the colour memo serves each distinct colour once; after SmartTone's
 /// local light every pixel is a colour of its own, and the Smart models' per-colour arithmetic was
-/// 46 % of a Tone + Color + B&W render's samples (docs/benchmark.md, fifteenth part). A table read
+/// 44 % of a Tone + Color + B&W render's samples (docs/benchmark.md, fifteenth part). A table read
 /// is four loads and a dozen operations a pixel, whatever the run holds.
 ///
 /// An approximation, held within 1 code of the steps themselves (docs/spec/modern-adjustments.md):
-/// - In the linear space the grid's axes and the stored values are square roots (the node at i is
-///   the colour (i/32)², a value is read back as q·|q|), so that the grid is about as fine in the
-///   shadows as the sRGB codes are; in the sRGB space, the values themselves.
+/// - In the linear space the grid's axes and the stored values are square roots, in the sRGB
+///   space the values themselves (`Axes`).
 /// - Each cell is read from the table and computed at seven points (its centre and its six
 ///   tetrahedra's centroids); a cell whose reading is more than `tolerance` of a code from the
 ///   run's own result at any of them gets its first corner NaN, so that every read touching it
 ///   is NaN and its pixels are computed instead.
 /// - Colours outside [0, 1] (and NaN) are computed; so is the whole run on an image of fewer than
 ///   `pixelsPerEntry` pixels a table entry (the table would cost more than it saves), and a run of
-///   fewer than `fewestSteps` kernels (SmartTone's global stages alone read 1.08–1.15 of the exact
-///   time through a table).
+///   fewer than `fewestSteps` kernels (SmartBlackAndWhite alone through a table left pixels 2
+///   codes off, and SmartTone's global stages alone gained nothing that showed).
 /// The computed pixels are the steps' own bits.
 struct TabulatedColourRun: ChunkStep {
     /// The run's kernels, in chain order (each reads a colour alone).
@@ -65,7 +64,7 @@ struct TabulatedColourRun: ChunkStep {
 
     func apply(_ chunk: RGBPlanes, x: Int, y: Int, imageSize: PixelSize) {
         guard readsTable(imageSize: imageSize) else { return compute(chunk) }
-        let entries = table.entries { build() }
+        let entries = table.entries { space == .linear ? build(SquareRootAxes.self) : build(EncodedAxes.self) }
         withUnsafeTemporaryAllocation(of: Int.self, capacity: chunk.groups) { missed in
             let misses: Int
             // One loop for each kind of table and axis, each with its reads inlined and no test
@@ -172,17 +171,13 @@ struct TabulatedColourRun: ChunkStep {
     /// Each cell is checked at its centre and at its six tetrahedra's centroids, where the table
     /// reads the mean of two corners (the first and last: every tetrahedron's weights at the
     /// centre are ½, 0, 0, ½) and of a tetrahedron's four. The centroid of the one whose path runs
-    /// along axes a, b, c lies at fractions ¾, ½, ¼ on them. (The centre alone let 3 codes
-    /// through on random colours in a SmartColor chain; `TabulatedColourRunTests`.)
-    private func build() -> ColourRunTable.Entries {
+    /// along axes a, b, c lies at fractions ¾, ½, ¼ on them. (The centre alone let 6 codes
+    /// through on random colours in a SmartColor chain; docs/benchmark.md, fifteenth part.)
+    private func build<A: Axes>(_ axes: A.Type) -> ColourRunTable.Entries {
         let n = Self.gridPoints, cells = n - 1
-        let linear = space == .linear
         // The axes' working values on a grid of quarter cells, and the quarters of a cell at which
         // each check reads it.
-        let quarters: [Float] = (0...(4 * cells)).map {
-            let s = Float($0) / Float(4 * cells)
-            return linear ? s * s : s
-        }
+        let quarters: [Float] = (0...(4 * cells)).map { A.node(Float($0) / Float(4 * cells)) }
         let checks: [SIMD3<Int>] = [SIMD3(2, 2, 2), SIMD3(3, 2, 1), SIMD3(3, 1, 2), SIMD3(2, 3, 1), SIMD3(1, 3, 2),
                                     SIMD3(2, 1, 3), SIMD3(1, 2, 3)]
         // From the first corner, the second and third corners of each check's tetrahedron (the
@@ -210,7 +205,7 @@ struct TabulatedColourRun: ChunkStep {
                 for e in 0..<Self.entries {
                     let v = Lanes(p[3 * e], p[3 * e + 1], p[3 * e + 2], 0)
                     if v[0] != v[1] || v[1] != v[2] { grey = false }
-                    values[e] = stored(v)
+                    values[e] = A.stored(v)
                 }
             }
 
@@ -219,35 +214,33 @@ struct TabulatedColourRun: ChunkStep {
             var points = [Float](repeating: 0, count: cells * cells * checks.count * 3)
             var marked: [Int] = []
             points.withUnsafeMutableBufferPointer { p in
-                Self.slopes.withUnsafeBufferPointer { slopes in
-                    for i in 0..<cells {
-                        var o = 0
-                        for j in 0..<cells { for k in 0..<cells {
-                            for q in checks {
-                                (p[o], p[o + 1], p[o + 2]) = (quarters[4 * i + q.x], quarters[4 * j + q.y], quarters[4 * k + q.z])
-                                o += 3
-                            }
-                        } }
-                        compute(p.baseAddress!, count: cells * cells * checks.count)
-                        var exact = UnsafePointer(p.baseAddress!)
-                        for j in 0..<cells { for k in 0..<cells {
-                            let first = values + (i * n + j) * n + k
-                            let (v0, v3) = (first[0], first[across])
-                            var worst = Lanes()
-                            for c in checks.indices {
-                                let (second, third) = (first[corners[c][0]], first[corners[c][1]])
-                                let w = weights[c]
-                                var read: Lanes = w[0] * v0
-                                read += w[1] * second
-                                read += w[2] * third
-                                read += w[3] * v3
-                                let computed = stored(Lanes(exact[0], exact[1], exact[2], 0))
-                                exact += 3
-                                worst = Lanes.maximum(worst, Self.codes(between: read, computed, linear: linear, slopes: slopes))
-                            }
-                            if max(worst[0], worst[1], worst[2]) > Self.tolerance { marked.append(first - values) }
-                        } }
-                    }
+                for i in 0..<cells {
+                    var o = 0
+                    for j in 0..<cells { for k in 0..<cells {
+                        for q in checks {
+                            (p[o], p[o + 1], p[o + 2]) = (quarters[4 * i + q.x], quarters[4 * j + q.y], quarters[4 * k + q.z])
+                            o += 3
+                        }
+                    } }
+                    compute(p.baseAddress!, count: cells * cells * checks.count)
+                    var exact = UnsafePointer(p.baseAddress!)
+                    for j in 0..<cells { for k in 0..<cells {
+                        let first = values + (i * n + j) * n + k
+                        let (v0, v3) = (first[0], first[across])
+                        var worst = Lanes()
+                        for c in checks.indices {
+                            let (second, third) = (first[corners[c][0]], first[corners[c][1]])
+                            let w = weights[c]
+                            var read: Lanes = w[0] * v0
+                            read += w[1] * second
+                            read += w[2] * third
+                            read += w[3] * v3
+                            let computed = A.stored(Lanes(exact[0], exact[1], exact[2], 0))
+                            exact += 3
+                            worst = Lanes.maximum(worst, A.codes(between: read, computed))
+                        }
+                        if max(worst[0], worst[1], worst[2]) > Self.tolerance { marked.append(first - values) }
+                    } }
                 }
             }
             // Marked after every check, which reads the corners as computed.
@@ -262,52 +255,6 @@ struct TabulatedColourRun: ChunkStep {
             raw.bindMemory(to: Lanes.self, capacity: Self.entries).initialize(from: values, count: Self.entries)
         }
         return ColourRunTable.Entries(grey: grey, values: raw)
-    }
-
-    /// Working values as stored: signed square roots in the linear space, the values in the sRGB one.
-    @inline(__always)
-    private func stored(_ v: Lanes) -> Lanes {
-        guard space == .linear else { return v }
-        let root = Lanes.maximum(v, -v).squareRoot()
-        return root.replacing(with: -root, where: v .< 0)
-    }
-
-    /// At most how many 8-bit codes of the output two stored colours lie apart, each channel.
-    ///
-    /// In the sRGB space a stored value is the encoded one: 255·|a − b|. In the linear space a
-    /// stored value q is the square root of the linear one, and the encoded value's slope in q,
-    /// g(q) = d enc(q²)/dq, is 25.84·q below the curve's kink (q ≤ 0.05595) and 0.87917·q^(−1/6)
-    /// above it, so the codes differ by at most 255·|a − b|·g(ξ) for some ξ between a and b: here
-    /// with g's largest value on the 64ths of [0, 1] that a and b lie in (`slopes`), a bound no
-    /// more than 2^(1/6) ≈ 1.12 over the true slope, without the `pow` an encoding costs (two
-    /// encodings a checked point were 21 ms of a render's table, this 7 points a cell).
-    @inline(__always)
-    private static func codes(between a: Lanes, _ b: Lanes, linear: Bool, slopes: UnsafeBufferPointer<Float>) -> Lanes {
-        let d = a - b
-        // A NaN on either side is as far apart as can be.
-        let apart = (Lanes.maximum(d, -d) * 255).replacing(with: .infinity, where: d .!= d)
-        guard linear else { return apart }
-        var slope = Lanes()
-        let bins = Float(slopes.count), last = slopes.count - 1
-        func bin(_ q: Float) -> Int { abs(q) < 1 ? Int(abs(q) * bins) : last }   // NaN too: the last
-        for c in 0..<3 {
-            let (i, j) = (bin(a[c]), bin(b[c]))
-            var largest = slopes[i]
-            for bin in min(i, j)...max(i, j) { largest = max(largest, slopes[bin]) }
-            slope[c] = largest
-        }
-        return apart * slope
-    }
-
-    /// g's largest value on each 64th of [0, 1] (see `codes(between:_:linear:)`): g rises to the
-    /// kink and falls after it, so it is largest at an end of the bin, or at the kink in the bin
-    /// that holds it. Values past 1 clamp to 1 in the output and lie in the last bin.
-    private static let slopes: [Float] = (0..<64).map { bin in
-        func g(_ q: Double) -> Double { q <= 0.055_953 ? 25.84 * q : 1.055 * 5 / 6 * pow(q, -1.0 / 6) }
-        let (low, high) = (Double(bin) / 64, Double(bin + 1) / 64)
-        var largest = max(g(low), g(high))
-        if low <= 0.055_953 && 0.055_953 <= high { largest = max(largest, g(0.055_953)) }
-        return Float(largest * 1.0001)
     }
 }
 
@@ -352,28 +299,90 @@ private final class ColourRunTable: Sendable {
     }
 }
 
-/// How a working value lies on the grid's axes and is stored in its entries.
+/// How a working space lies on the grid's axes and is stored in its entries: everything the run
+/// does differently in the two spaces.
 private protocol Axes {
+    /// A place on an axis (0 … 1, the grid's nodes at its 32nds) → the working value there.
+    static func node(_ s: Float) -> Float
     /// Working values (0 … 1) → grid coordinates (0 … 32).
     static func position(_ v: Lanes) -> Lanes
+    /// A working value → as stored.
+    static func stored(_ v: Lanes) -> Lanes
     /// A stored value → the working value.
     static func value(_ q: Lanes) -> Lanes
+    /// At most how many 8-bit codes of the output two stored colours lie apart, each channel.
+    static func codes(between a: Lanes, _ b: Lanes) -> Lanes
 }
 
-/// The linear space's: square roots (the node at i holds (i/32)², a value q is q·|q|).
+extension Axes {
+    /// 255·|a − b|, a NaN on either side as far apart as can be.
+    @inline(__always)
+    fileprivate static func storedApart(_ a: Lanes, _ b: Lanes) -> Lanes {
+        let d = a - b
+        return (Lanes.maximum(d, -d) * 255).replacing(with: .infinity, where: d .!= d)
+    }
+}
+
+/// The linear space's: square roots (the node at i holds (i/32)², a value q is q·|q|), so that
+/// the grid is about as fine in the shadows as the sRGB codes are.
 private enum SquareRootAxes: Axes {
+    static func node(_ s: Float) -> Float { s * s }
     @_transparent
     static func position(_ v: Lanes) -> Lanes { v.squareRoot() * Float(TabulatedColourRun.gridPoints - 1) }
+    /// The signed square root.
+    @inline(__always)
+    static func stored(_ v: Lanes) -> Lanes {
+        let root = Lanes.maximum(v, -v).squareRoot()
+        return root.replacing(with: -root, where: v .< 0)
+    }
     @_transparent
     static func value(_ q: Lanes) -> Lanes { q * q.replacing(with: -q, where: q .< 0) }
+
+    /// The encoded value's slope in q, g(q) = d enc(q²)/dq, is 25.84·q below the curve's kink
+    /// (q ≤ 0.05595) and 0.87917·q^(−1/6) above it, so the codes differ by at most
+    /// 255·|a − b|·g(ξ) for some ξ between a and b: here with g's largest value on the 64ths of
+    /// [0, 1] that a and b lie in (`slopes`), a bound no more than 2^(1/6) ≈ 1.12 over the true
+    /// slope, without the `pow` an encoding costs (two encodings a checked point were 21 ms of a
+    /// render's table, 7 points a cell).
+    @inline(__always)
+    static func codes(between a: Lanes, _ b: Lanes) -> Lanes {
+        var slope = Lanes()
+        slopes.withUnsafeBufferPointer { slopes in
+            let bins = Float(slopes.count), last = slopes.count - 1
+            func bin(_ q: Float) -> Int { abs(q) < 1 ? Int(abs(q) * bins) : last }   // NaN too: the last
+            for c in 0..<3 {
+                let (i, j) = (bin(a[c]), bin(b[c]))
+                var largest = slopes[i]
+                for bin in min(i, j)...max(i, j) { largest = max(largest, slopes[bin]) }
+                slope[c] = largest
+            }
+        }
+        return storedApart(a, b) * slope
+    }
+
+    /// g's largest value on each 64th of [0, 1] (see `codes(between:_:)`): g rises to the kink and
+    /// falls after it, so it is largest at an end of the bin, or at the kink in the bin that holds
+    /// it. Values past 1 clamp to 1 in the output and lie in the last bin.
+    private static let slopes: [Float] = (0..<64).map { bin in
+        func g(_ q: Double) -> Double { q <= 0.055_953 ? 25.84 * q : 1.055 * 5 / 6 * pow(q, -1.0 / 6) }
+        let (low, high) = (Double(bin) / 64, Double(bin + 1) / 64)
+        var largest = max(g(low), g(high))
+        if low <= 0.055_953 && 0.055_953 <= high { largest = max(largest, g(0.055_953)) }
+        return Float(largest * 1.0001)
+    }
 }
 
-/// The sRGB space's: the values themselves.
+/// The sRGB space's: the values themselves, which are the encoded ones.
 private enum EncodedAxes: Axes {
+    static func node(_ s: Float) -> Float { s }
     @_transparent
     static func position(_ v: Lanes) -> Lanes { v * Float(TabulatedColourRun.gridPoints - 1) }
     @_transparent
+    static func stored(_ v: Lanes) -> Lanes { v }
+    @_transparent
     static func value(_ q: Lanes) -> Lanes { q }
+    @inline(__always)
+    static func codes(between a: Lanes, _ b: Lanes) -> Lanes { storedApart(a, b) }
 }
 
 /// A table's entries, read at four colours' tetrahedra: their stored values, as channels.
