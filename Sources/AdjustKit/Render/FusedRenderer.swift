@@ -180,7 +180,7 @@ struct FusedRenderer {
     /// Whether each of `count` RGB pixels from `p` holds three equal values (a NaN is equal to
     /// nothing). Four pixels a step: their twelve values each against the next one, in three
     /// vectors, the comparisons across two pixels masked off (the step reads the next pixel's
-    /// first value, so the last four pixels go one by one). Pixel by pixel, this scan was 45 % of
+    /// first value, so the last one to four pixels go one by one). Pixel by pixel, this scan was 45 % of
     /// the pixel copy's own samples on a Tone + Color + B&W JPEG (docs/benchmark.md, sixteenth part).
     static func isGreyRow(_ p: UnsafePointer<Float>, count: Int) -> Bool {
         // Values 0…11 of a step: v against v + 1 counts where v is a pixel's first or second.
