@@ -36,6 +36,73 @@ final class FusedKernelTablesTests: XCTestCase {
         }
     }
 
+    /// `Bound.codes`, the pixel copy's quantizer of four values at once, against
+    /// `WorkingSpace.byte` value by value in both spaces: random values in [−0.1, 1.1], each
+    /// code's neighbourhood, every bucket's ends, and the values outside (0, 1) of either sign
+    /// (zeros, subnormals, infinities, NaNs), each in every lane.
+    func testByteQuantizerLanesAgreeWithTheExactCurve() {
+        var values: [Float] = [0, .leastNonzeroMagnitude, .leastNormalMagnitude, 1e-30, 1, Float(1).nextDown,
+                               Float(1).nextUp, 2, 254.5 / 255, 1e30, .greatestFiniteMagnitude, .infinity, .nan,
+                               Float(bitPattern: 0x7FFF_FFFF), Float(bitPattern: 0x7F80_0001)]
+        values += values.map { -$0 }
+        var random = SplitMix64(seed: 13)
+        for _ in 0..<200_000 { values.append(Float(Double(random.next() >> 11) / Double(1 << 53) * 1.2 - 0.1)) }
+        for top in UInt32(0)...(Float(1).bitPattern >> 16) {
+            values += [Float(bitPattern: top << 16), Float(bitPattern: top << 16 | 0xFFFF)]
+        }
+        for space in WorkingSpace.allCases {
+            var all = values
+            for code in 1...255 {
+                var bits = space.working(fromEncoded: (Float(code) - 0.5) / 255).bitPattern &- 64
+                for _ in 0..<128 { all.append(Float(bitPattern: bits)); bits &+= 1 }
+            }
+            // Each value in each lane, beside three others.
+            all += all.prefix(30) + all.prefix(30).reversed()
+            ByteQuantizer(space: space).withBound { bound in
+                for i in 0..<(all.count - 3) {
+                    let lanes = Lanes(all[i], all[i + 1], all[i + 2], all[i + 3]), codes = bound.codes(lanes)
+                    for lane in 0..<4 where codes[lane] != Int32(space.byte(lanes[lane])) {
+                        XCTFail("\(space) codes lane \(lane) of \(lanes): \(codes[lane]), byte \(space.byte(lanes[lane]))")
+                        return
+                    }
+                }
+            }
+        }
+    }
+
+    /// `Bound.store`, four pixels to RGBA8: each channel's `WorkingSpace.byte` and the alpha, black
+    /// where the alpha is 0, for groups of greys (coded once), of colours, of greys but for one
+    /// value, and with a NaN; the one-pixel form the same.
+    func testByteQuantizerStoresPixelsAsTheyAreCoded() {
+        let greys = Lanes(0.1, 0.5, 0.999, 0.0001), colour = Lanes(0.3, 0.02, 0.7, 1)
+        var oneOff = greys
+        oneOff[2] = 0.4
+        let groups: [(Lanes, Lanes, Lanes)] = [(greys, greys, greys), (greys, colour, greys.squareRoot()),
+                                               (greys, greys, oneOff), (greys, Lanes(0.2, .nan, 0.3, 0.3), greys)]
+        let alphaSets: [SIMD4<UInt8>] = [SIMD4(255, 255, 255, 255), SIMD4(0, 128, 255, 0), SIMD4(1, 0, 0, 7)]
+        for space in WorkingSpace.allCases {
+            ByteQuantizer(space: space).withBound { bound in
+                for (r, g, b) in groups {
+                    for alphas in alphaSets {
+                        var four = [UInt8](repeating: 99, count: 16), one = [UInt8](repeating: 99, count: 16)
+                        four.withUnsafeMutableBytes { bound.store(r, g, b, alphas: alphas, into: $0.baseAddress!) }
+                        for lane in 0..<4 {
+                            one.withUnsafeMutableBufferPointer {
+                                bound.store(r[lane], g[lane], b[lane], alpha: alphas[lane], into: $0.baseAddress! + 4 * lane)
+                            }
+                        }
+                        let expected: [UInt8] = (0..<4).flatMap { lane -> [UInt8] in
+                            alphas[lane] == 0 ? [0, 0, 0, 0]
+                                : [space.byte(r[lane]), space.byte(g[lane]), space.byte(b[lane]), alphas[lane]]
+                        }
+                        XCTAssertEqual(four, expected, "\(space) \(r) \(g) \(b) \(alphas)")
+                        XCTAssertEqual(one, expected, "\(space) one by one: \(r) \(g) \(b) \(alphas)")
+                    }
+                }
+            }
+        }
+    }
+
     /// `ByteQuantizer` has no test for values outside (0, 1): its clamped bucket index and its
     /// NaN sentinel do that work, and must agree with `WorkingSpace.byte` on zeros, infinities,
     /// NaNs, subnormals and the values next to 1, of either sign.

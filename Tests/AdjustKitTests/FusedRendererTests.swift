@@ -344,33 +344,6 @@ final class FusedRendererTests: XCTestCase {
         XCTAssertNil(try chain([tone, Sharpen(intensity: 0.5)]))
     }
 
-    /// The grey-row test of the pixel copy's quantizing (`FusedRenderer.isGreyRow`) against the
-    /// plain definition, pixel by pixel: every row length through two vector steps and the tail,
-    /// with one value changed at each place, and the values that compare oddly (NaN, −0).
-    func testGreyRowsAreThoseOfThreeEqualValues() {
-        func plain(_ row: [Float]) -> Bool {
-            for i in stride(from: 0, to: row.count, by: 3) {
-                let (r, g, b): (Float, Float, Float) = (row[i], row[i + 1], row[i + 2])
-                if r != g || g != b { return false }
-            }
-            return true
-        }
-        for count in 0...13 {
-            let greys = (0..<count).flatMap { i -> [Float] in let v = Float(i) / 16; return [v, v, v] }
-            XCTAssertTrue(FusedRenderer.isGreyRow(greys, count: count), "\(count) greys")
-            for place in 0..<(3 * count) {
-                for odd: Float in [0.5, .nan, -0.0] {
-                    var row = greys
-                    row[place] = odd
-                    XCTAssertEqual(FusedRenderer.isGreyRow(row, count: count), plain(row), "\(count) pixels, \(odd) at \(place)")
-                }
-            }
-        }
-        // Across two pixels, unequal values are no colour: (0, 0, 0) then (1, 1, 1).
-        let mixed: [Float] = [0, 0, 0, 1, 1, 1, 0.5, 0.5, 0.5, 0, 0, 0, 1, 1, 1]
-        XCTAssertTrue(FusedRenderer.isGreyRow(mixed, count: 5))
-    }
-
     /// The SmartTone of the real macOS 10.15 sample (with its light map).
     static func realSmartTone() throws -> SmartTone {
         let path = TestFixtures.path("Fixtures/photos-library/Test-10.15.7.photoslibrary/resources/renders/7/"

@@ -101,6 +101,50 @@ struct ByteQuantizer: Sendable {
         @inline(__always)
         func code(unitBlend value: Float) -> UInt8 { code(value, bucket: Int(value.bitPattern >> bucketShift)) }
 
+        /// `code` of each of four values, the same code lane by lane: the bucket, the comparison
+        /// and the NaN's 0 as vectors, the two table reads a lane each. A pixel copy through the
+        /// Smart models coded its rows a channel at a time, with a branch each for the NaN, and that
+        /// was 6–7 % of a render's samples (docs/benchmark.md, seventeenth part).
+        @inline(__always)
+        func codes(_ values: Lanes) -> LaneBits {
+            guard linear else {
+                // `WorkingSpace.byte(encoded:)`: ⌊v·255 + ½⌋, 0 below 1 (NaN too), 255 from 255 on.
+                let x = values * 255 + 0.5
+                return LaneMath.truncate(Lanes.minimum(x.replacing(with: 0, where: .!(x .>= 1)), Lanes(repeating: 255)))
+            }
+            let bits = unsafeBitCast(values, to: LaneBits.self) &>> Int32(bucketShift)
+            let bucket = bits.clamped(lowerBound: LaneBits(repeating: 0), upperBound: LaneBits(repeating: lastBucket))
+            var (lowest, threshold) = (LaneBits(), Lanes())
+            for lane in 0..<Lanes.scalarCount {
+                lowest[lane] = Int32(start[Int(bucket[lane])])
+                threshold[lane] = thresholds[Int(lowest[lane]) &+ 1]
+            }
+            let reached = LaneBits(repeating: 0).replacing(with: 1, where: values .>= threshold)
+            return (lowest &+ reached).replacing(with: 0, where: values .!= values)
+        }
+
+        /// Four pixels' channels as RGBA8 at `o` (16 bytes), each channel's `code`, black where
+        /// the pixel's alpha is 0, as the pixel copy writes a pixel; a group of greys (a
+        /// SmartBlackAndWhite chain's every pixel) coded once. The four bytes of a pixel are one
+        /// `UInt32`, red the lowest: little-endian, as every platform adjust builds for is.
+        @inline(__always)
+        func store(_ r: Lanes, _ g: Lanes, _ b: Lanes, alphas: SIMD4<UInt8>, into o: UnsafeMutableRawPointer) {
+            let red = SIMD4<UInt32>(truncatingIfNeeded: codes(r))
+            let grey = all((r .== g) .& (g .== b))
+            let green = grey ? red : SIMD4<UInt32>(truncatingIfNeeded: codes(g))
+            let blue = grey ? red : SIMD4<UInt32>(truncatingIfNeeded: codes(b))
+            let alpha = SIMD4<UInt32>(truncatingIfNeeded: alphas)
+            let colour = (red | green &<< 8 | blue &<< 16).replacing(with: 0, where: alpha .== 0)
+            o.storeBytes(of: colour | alpha &<< 24, as: SIMD4<UInt32>.self)
+        }
+
+        /// One pixel as RGBA8 at `o`, as `store` writes each of its four.
+        @inline(__always)
+        func store(_ r: Float, _ g: Float, _ b: Float, alpha: UInt8, into o: UnsafeMutablePointer<UInt8>) {
+            if alpha == 0 { (o[0], o[1], o[2]) = (0, 0, 0) } else { (o[0], o[1], o[2]) = (code(r), code(g), code(b)) }
+            o[3] = alpha
+        }
+
         /// The code of `value` in its bucket: the bucket's lowest code, plus one where the value
         /// has reached the one threshold the bucket may hold.
         @inline(__always)

@@ -19,6 +19,14 @@ struct RGBPlanes {
     /// group padded with copies of the last pixel, not written back), with the chunk's first
     /// pixel's index in the run, and writes the values back.
     static func forEachChunk(row: UnsafeMutablePointer<Float>, count: Int, _ body: (RGBPlanes, Int) -> Void) {
+        forEachChunk(row: row, count: count, body) { chunk, start in chunk.merge(into: row + start * 3) }
+    }
+
+    /// `forEachChunk(row:count:_:)` with `finish` taking each chunk's planes after `body`, where
+    /// that one writes them back into the row: the pixel copy quantizes them as they are
+    /// (`PixelCopyChain`), without interleaving them again only to read them back.
+    static func forEachChunk(row: UnsafeMutablePointer<Float>, count: Int, _ body: (RGBPlanes, Int) -> Void,
+                             then finish: (RGBPlanes, Int) -> Void) {
         let width = Lanes.scalarCount, chunk = chunkGroups * width
         withUnsafeTemporaryAllocation(of: Lanes.self, capacity: 3 * chunkGroups) { scratch in
             let base = scratch.baseAddress!
@@ -40,19 +48,26 @@ struct RGBPlanes {
                         (r[group], g[group], b[group]) = (lr, lg, lb)
                     }
                 }
-                body(RGBPlanes(r: r, g: g, b: b, groups: groups, count: n), start)
-                for group in 0..<groups {
-                    let q = p + group * width * 3
-                    if group * width + width <= n {
-                        merge(r[group], g[group], b[group], into: q)
-                    } else {
-                        for lane in 0..<(n - group * width) {
-                            let t = q + lane * 3
-                            t[0] = r[group][lane]; t[1] = g[group][lane]; t[2] = b[group][lane]
-                        }
-                    }
-                }
+                let planes = RGBPlanes(r: r, g: g, b: b, groups: groups, count: n)
+                body(planes, start)
+                finish(planes, start)
                 start += n
+            }
+        }
+    }
+
+    /// The chunk's pixels (not the padded lanes) interleaved at `p`.
+    func merge(into p: UnsafeMutablePointer<Float>) {
+        let width = Lanes.scalarCount
+        for group in 0..<groups {
+            let q = p + group * width * 3
+            if group * width + width <= count {
+                Self.merge(r[group], g[group], b[group], into: q)
+            } else {
+                for lane in 0..<(count - group * width) {
+                    let t = q + lane * 3
+                    t[0] = r[group][lane]; t[1] = g[group][lane]; t[2] = b[group][lane]
+                }
             }
         }
     }

@@ -138,7 +138,7 @@ struct TabulatedColourRun: ChunkStep {
 
     /// The steps themselves on a chunk.
     private func compute(_ chunk: RGBPlanes) {
-        for step in steps { step.apply(chunk, x: 0, y: 0, imageSize: PixelSize(width: 1, height: 1)) }
+        steps.apply(chunk, x: 0, y: 0, imageSize: PixelSize(width: 1, height: 1))
     }
 
     /// The steps themselves on `count` of `chunk`'s groups, gathered into a chunk of their own.

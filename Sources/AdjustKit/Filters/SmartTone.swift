@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A modern Photos `SmartTone` adjustment, the Light slider (docs/spec/aae-format.md §3,
 /// docs/spec/modern-adjustments.md §2). Support **approximate**: measured stage forms
@@ -364,24 +365,22 @@ private struct SmartToneKernel: StoredPositionalKernel, ChunkStep {
     /// once for the image's width, and the knot columns' vertical blend made for the knots the
     /// chunk's columns lie between only.
     func apply(_ chunk: RGBPlanes, x: Int, y: Int, imageSize: PixelSize) {
-        let columns = knotColumns.columns(width: imageSize.width), last = x + chunk.count - 1
-        columns.knots.withUnsafeBufferPointer { knots in
-            columns.fractions.withUnsafeBufferPointer { fractions in
-                withUnsafeTemporaryAllocation(of: Float.self, capacity: SmoothedLightMap.knots * 2) { column in
-                    // A column reads its knot and the next; knots rise with the column.
-                    map.column(v: Self.centre(y, of: imageSize.height), knots: Int(knots[x])..<(Int(knots[last]) + 2),
-                               into: column.baseAddress!)
-                    withUnsafeTemporaryAllocation(of: Lanes.self, capacity: 2 * RGBPlanes.chunkGroups) { planes in
-                        let (b0, b1) = (planes.baseAddress!, planes.baseAddress! + RGBPlanes.chunkGroups)
-                        // Four columns a group (the padded lanes repeat the chunk's last pixel).
-                        for group in 0..<chunk.groups {
-                            let (j, fx) = SmoothedLightMap.KnotColumns.group(
-                                at: x + group * Lanes.scalarCount, last: last,
-                                knots: knots.baseAddress!, fractions: fractions.baseAddress!)
-                            (b0[group], b1[group]) = SmoothedLightMap.planes(knots: j, fractions: fx, in: column.baseAddress!)
-                        }
-                        run(chunk, b0: b0, b1: b1)
+        let last = x + chunk.count - 1
+        knotColumns.withColumns(width: imageSize.width) { knots, fractions in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: SmoothedLightMap.knots * 2) { column in
+                // A column reads its knot and the next; knots rise with the column.
+                map.column(v: Self.centre(y, of: imageSize.height), knots: Int(knots[x])..<(Int(knots[last]) + 2),
+                           into: column.baseAddress!)
+                withUnsafeTemporaryAllocation(of: Lanes.self, capacity: 2 * RGBPlanes.chunkGroups) { planes in
+                    let (b0, b1) = (planes.baseAddress!, planes.baseAddress! + RGBPlanes.chunkGroups)
+                    // Four columns a group (the padded lanes repeat the chunk's last pixel).
+                    for group in 0..<chunk.groups {
+                        let (j, fx) = SmoothedLightMap.KnotColumns.group(
+                            at: x + group * Lanes.scalarCount, last: last,
+                            knots: knots, fractions: fractions)
+                        (b0[group], b1[group]) = SmoothedLightMap.planes(knots: j, fractions: fx, in: column.baseAddress!)
                     }
+                    run(chunk, b0: b0, b1: b1)
                 }
             }
         }
@@ -395,17 +394,65 @@ private struct SmartToneKernel: StoredPositionalKernel, ChunkStep {
 
 /// The `SmoothedLightMap.KnotColumns` of each image width a kernel has been run on, made on first
 /// use and shared by the threads that run the kernel's rows.
+///
+/// Why not a `Locked` dictionary alone: every chunk of 256 pixels asks, and the two workers met on
+/// its lock, which on Linux the kernel then hands over (`rt_mutex_slowlock_block`, 2–3.5 % of a
+/// Tone + Color + B&W render's samples, and a worker asleep meanwhile); each answer also retained
+/// the two arrays, whose counts the two cores then passed back and forth. The first width's
+/// columns (a render's only one) are copied into one allocation, published through an `Atomic`
+/// as `TabulatedColourRun`'s table is (release on the store, acquire on the load), and read through
+/// its address; any other width's are made under the lock (docs/benchmark.md, seventeenth part).
 private final class KnotColumnCache: Sendable {
-    private let tables = Locked<[Int: SmoothedLightMap.KnotColumns]>([:])
+    /// The address of the first width's allocation: the width (an `Int`), then its knots (`Int32`s)
+    /// and fractions (`Float`s); 0 until made.
+    private let published = Atomic<UInt>(0)
+    private let others = Locked<[Int: SmoothedLightMap.KnotColumns]>([:])
 
-    func columns(width: Int) -> SmoothedLightMap.KnotColumns {
-        tables.withLock { tables in
-            if let columns = tables[width] { return columns }
-            let centres = (0..<width).map { SmartToneKernel.centre($0, of: width) }
-            let columns = SmoothedLightMap.KnotColumns(centres: centres)
-            tables[width] = columns
-            return columns
+    /// `body` with the knots and fractions of each column of an image `width` wide.
+    func withColumns<R>(width: Int, _ body: (UnsafePointer<Int32>, UnsafePointer<Float>) -> R) -> R {
+        var bits = published.load(ordering: .acquiring)
+        if bits == 0 {
+            let made = Self.allocation(Self.make(width: width))
+            let (exchanged, current) = published.compareExchange(expected: 0, desired: UInt(bitPattern: made),
+                                                                 successOrdering: .releasing, failureOrdering: .acquiring)
+            if exchanged { bits = UInt(bitPattern: made) } else { made.deallocate(); bits = current }
         }
+        let base = UnsafeRawPointer(bitPattern: bits)!
+        guard base.load(as: Int.self) == width else {
+            let columns = others.withLock { others in
+                if let columns = others[width] { return columns }
+                let columns = Self.make(width: width)
+                others[width] = columns
+                return columns
+            }
+            return columns.knots.withUnsafeBufferPointer { knots in
+                columns.fractions.withUnsafeBufferPointer { body(knots.baseAddress!, $0.baseAddress!) }
+            }
+        }
+        let knots = (base + MemoryLayout<Int>.stride).assumingMemoryBound(to: Int32.self)
+        return body(knots, UnsafeRawPointer(knots + width).assumingMemoryBound(to: Float.self))
+    }
+
+    private static func make(width: Int) -> SmoothedLightMap.KnotColumns {
+        SmoothedLightMap.KnotColumns(centres: (0..<width).map { SmartToneKernel.centre($0, of: width) })
+    }
+
+    /// `columns` copied into one allocation laid out as `published` says.
+    private static func allocation(_ columns: SmoothedLightMap.KnotColumns) -> UnsafeMutableRawPointer {
+        let width = columns.knots.count
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<Int>.stride + width * 8,
+                                                   alignment: MemoryLayout<Int>.alignment)
+        raw.storeBytes(of: width, as: Int.self)
+        let knots = (raw + MemoryLayout<Int>.stride).bindMemory(to: Int32.self, capacity: width)
+        knots.initialize(from: columns.knots, count: width)
+        UnsafeMutableRawPointer(knots + width).bindMemory(to: Float.self, capacity: width)
+            .initialize(from: columns.fractions, count: width)
+        return raw
+    }
+
+    deinit {
+        let bits = published.load(ordering: .acquiring)
+        if bits != 0 { UnsafeMutableRawPointer(bitPattern: bits)!.deallocate() }
     }
 }
 

@@ -120,8 +120,8 @@ struct FusedRenderer {
                 alphas.withUnsafeBufferPointer { alphas in
                     let alphas = UnsafeBufferPointer(rebasing: alphas[inside])
                     if let chain {
-                        chain.run(window.row(y), width: reader.width, y: y, into: slots[part])
-                        Self.copyQuantized(slots[part] + first * 3, alphas: alphas, space: program.space, into: o)
+                        chain.run(window.row(y), width: reader.width, y: y, slot: slots[part], first: first, alphas: alphas,
+                                  into: o)
                     } else if hasMemo {
                         Self.copy(window.row(y) + first * 3, alphas: alphas, into: o) { memo.unsafelyUnwrapped.value($0, $1, $2) }
                     } else {
@@ -148,60 +148,6 @@ struct FusedRenderer {
             o[3] = alpha
             o += 4; p += 3
         }
-    }
-
-    /// `alphas.count` working-space pixels from `p` (three values each) quantized to RGBA8 at
-    /// `o`, transparent black where the alpha is 0: as the sampler's opaque run and `quantize`
-    /// code a texel read on its centre. A row of greys (three equal values: every pixel a
-    /// SmartBlackAndWhite chain leaves) codes each pixel's value once: the quantizing of a Tone +
-    /// Color + B&W JPEG's rows went from 10.1 % to 5.8 % of its samples (docs/benchmark.md, tenth
-    /// part). Decided for the row, not the pixel: a test a pixel mispredicted wherever greys and
-    /// colours mix (a neighbourhood chain's rows, 1.06 of the CPU, when the sampler tested so).
-    private static func copyQuantized(_ p: UnsafeMutablePointer<Float>, alphas: UnsafeBufferPointer<UInt8>,
-                                      space: WorkingSpace, into o: UnsafeMutablePointer<UInt8>) {
-        let grey = isGreyRow(p, count: alphas.count)
-        ByteQuantizer.shared(for: space).withBound { quantizer in
-            var (p, o) = (p, o)
-            for alpha in alphas {
-                if alpha == 0 {
-                    o[0] = 0; o[1] = 0; o[2] = 0
-                } else if grey {
-                    let code = quantizer.code(p[0])
-                    o[0] = code; o[1] = code; o[2] = code
-                } else {
-                    o[0] = quantizer.code(p[0]); o[1] = quantizer.code(p[1]); o[2] = quantizer.code(p[2])
-                }
-                o[3] = alpha
-                o += 4; p += 3
-            }
-        }
-    }
-
-    /// Whether each of `count` RGB pixels from `p` holds three equal values (a NaN is equal to
-    /// nothing). Four pixels a step: their twelve values each against the next one, in three
-    /// vectors, the comparisons across two pixels masked off (the step reads the next pixel's
-    /// first value, so the last one to four pixels go one by one). Pixel by pixel, this scan was 45 % of
-    /// the pixel copy's own samples on a Tone + Color + B&W JPEG (docs/benchmark.md, sixteenth part).
-    static func isGreyRow(_ p: UnsafePointer<Float>, count: Int) -> Bool {
-        // Values 0…11 of a step: v against v + 1 counts where v is a pixel's first or second.
-        let within: (SIMDMask<SIMD4<Int32>>, SIMDMask<SIMD4<Int32>>, SIMDMask<SIMD4<Int32>>) =
-            ([true, true, false, true], [true, false, true, true], [false, true, true, false])
-        var i = 0
-        while i + 5 <= count {
-            let q = UnsafeRawPointer(p + 3 * i), size = MemoryLayout<Float>.size
-            func equalToNext(_ k: Int) -> SIMDMask<SIMD4<Int32>> {
-                q.loadUnaligned(fromByteOffset: 4 * k * size, as: SIMD4<Float>.self)
-                    .== q.loadUnaligned(fromByteOffset: (4 * k + 1) * size, as: SIMD4<Float>.self)
-            }
-            let grey = (equalToNext(0) .| .!within.0) .& (equalToNext(1) .| .!within.1) .& (equalToNext(2) .| .!within.2)
-            guard all(grey) else { return false }
-            i += 4
-        }
-        while i < count {
-            guard p[3 * i] == p[3 * i + 1], p[3 * i + 1] == p[3 * i + 2] else { return false }
-            i += 1
-        }
-        return true
     }
 
     // MARK: bilinear sampling (any affine, any scale), with the optional area shrink

@@ -1,8 +1,8 @@
 /// The colour chain on one decoded row, for the pixel copy (`FusedRenderer`) of a chain whose
 /// stored-frame steps run per pixel (`ColourProgram.storedTail`: SmartTone's local light, grain):
 /// the decoded bytes to working values (through the stored-frame memo, or the decode table
-/// alone), the tail at the row's place, then the output's per-colour kernels. The caller
-/// quantizes.
+/// alone), the tail at the row's place, then the output's per-colour kernels, and the row
+/// quantized to the output's RGBA8.
 ///
 /// This is the sampled path's arithmetic on the same row: its stored-frame conversion into a
 /// window of working floats, then a sampler on texel centres that reads each texel whole (weight
@@ -29,11 +29,70 @@ final class PixelCopyChain {
 
     deinit { table.deallocate() }
 
-    /// Decoded row `y`'s `width` pixels (from `columnOffset`) through the chain into `slot`, three
-    /// working values a pixel.
-    func run(_ row: UnsafeMutablePointer<UInt8>, width: Int, y: Int, into slot: UnsafeMutablePointer<Float>) {
+    /// Decoded row `y`'s `width` pixels (from `columnOffset`) through the chain, its pixels `first`
+    /// … `first + alphas.count − 1` quantized to RGBA8 at `out` with `alphas` (black where the
+    /// alpha is 0); `slot` holds the row's working values, three a pixel, on the way.
+    ///
+    /// Where the chain ends in a pass of chunk steps (`StoredRowStep.chunkSteps`: the Smart
+    /// models'), each chunk of that pass is quantized from its planes as it leaves the last step,
+    /// where the pass wrote the planes back into the row and a loop of its own read them again:
+    /// the same steps on the same chunks, so the same bytes (docs/benchmark.md, seventeenth part).
+    func run(_ row: UnsafeMutablePointer<UInt8>, width: Int, y: Int, slot: UnsafeMutablePointer<Float>,
+             first: Int, alphas: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) {
         StoredFrameConversion.working(row, width: width, into: slot, cells: memo?.cells, table: table)
-        program.applyStoredTail(row: slot, count: width, x0: columnOffset, y: y, imageSize: imageSize)
-        for kernel in program.outputFrame { kernel.apply(row: slot, count: width) }
+        let tail = program.storedTail
+        ByteQuantizer.shared(for: program.space).withBound { quantizer in
+            guard program.outputFrame.isEmpty, let last = tail.last?.chunkSteps else {
+                program.applyStoredTail(row: slot, count: width, x0: columnOffset, y: y, imageSize: imageSize)
+                for kernel in program.outputFrame { kernel.apply(row: slot, count: width) }
+                return Self.quantize(slot + first * 3, alphas: alphas, quantizer, into: out)
+            }
+            ColourProgram.apply(Array(tail.dropLast()), row: slot, count: width, x0: columnOffset, y: y, imageSize: imageSize)
+            RGBPlanes.forEachChunk(row: slot, count: width, { chunk, start in
+                last.apply(chunk, x: columnOffset + start, y: y, imageSize: imageSize)
+            }, then: { chunk, start in
+                Self.quantize(chunk, from: start, first: first, alphas: alphas, quantizer, into: out)
+            })
+        }
+    }
+
+    /// `alphas.count` working-space pixels from `p` (three values each) quantized to RGBA8 at `o`,
+    /// four at a time (`ByteQuantizer.Bound.store`), the last one to three one by one.
+    private static func quantize(_ p: UnsafeMutablePointer<Float>, alphas: UnsafeBufferPointer<UInt8>,
+                                 _ quantizer: ByteQuantizer.Bound, into o: UnsafeMutablePointer<UInt8>) {
+        let width = Lanes.scalarCount, alpha = alphas.baseAddress!
+        var i = 0
+        while i + width <= alphas.count {
+            let (r, g, b) = RGBPlanes.split(p + 3 * i)
+            quantizer.store(r, g, b, alphas: UnsafeRawPointer(alpha + i).loadUnaligned(as: SIMD4<UInt8>.self),
+                            into: UnsafeMutableRawPointer(o + 4 * i))
+            i += width
+        }
+        while i < alphas.count {
+            let q = p + 3 * i
+            quantizer.store(q[0], q[1], q[2], alpha: alpha[i], into: o + 4 * i)
+            i += 1
+        }
+    }
+
+    /// The pixels of `chunk` (pixels `start` … of the row) that are among the row's `first` …
+    /// `first + alphas.count − 1`, quantized to RGBA8 at `o` (the first of those at `o`).
+    private static func quantize(_ chunk: RGBPlanes, from start: Int, first: Int, alphas: UnsafeBufferPointer<UInt8>,
+                                 _ quantizer: ByteQuantizer.Bound, into o: UnsafeMutablePointer<UInt8>) {
+        let width = Lanes.scalarCount, alpha = alphas.baseAddress!
+        for group in 0..<chunk.groups {
+            // The group's first pixel's place in the output.
+            let k = start + group * width - first
+            if k >= 0, k + width <= alphas.count, group * width + width <= chunk.count {
+                quantizer.store(chunk.r[group], chunk.g[group], chunk.b[group],
+                                alphas: UnsafeRawPointer(alpha + k).loadUnaligned(as: SIMD4<UInt8>.self),
+                                into: UnsafeMutableRawPointer(o + 4 * k))
+                continue
+            }
+            for lane in 0..<min(width, chunk.count - group * width) where k + lane >= 0 && k + lane < alphas.count {
+                quantizer.store(chunk.r[group][lane], chunk.g[group][lane], chunk.b[group][lane], alpha: alpha[k + lane],
+                                into: o + 4 * (k + lane))
+            }
+        }
     }
 }
