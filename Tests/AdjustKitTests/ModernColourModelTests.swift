@@ -288,6 +288,30 @@ final class ModernColourModelTests: XCTestCase {
         }
     }
 
+    /// One SmartTone kernel run on rows of images of several widths in turn (the first width's knot
+    /// columns published without a lock, every other width's made under it: `KnotColumnCache`)
+    /// colours each row as a kernel new to that width does, to the bit.
+    func testSmartToneRowsAreTheSameWhicheverWidthCameFirst() throws {
+        let chain = EditChain([try FusedRendererTests.realSmartTone()])
+        let shared = try ColourProgram(chain: chain, options: ColourOptions())
+        XCTAssertFalse(shared.storedTail.isEmpty)
+        for width in [640, 37, 640, 5, 1001] {
+            let size = PixelSize(width: width, height: 480)
+            var random = SplitMix64(seed: UInt64(width))
+            let row = (0..<(width * 3)).map { _ in Float(Double(random.next() >> 11) / Double(1 << 53)) }
+            var once = row, fresh = row
+            once.withUnsafeMutableBufferPointer {
+                shared.applyStoredTail(row: $0.baseAddress!, count: width, x0: 0, y: 123, imageSize: size)
+            }
+            let own = try ColourProgram(chain: chain, options: ColourOptions())
+            fresh.withUnsafeMutableBufferPointer {
+                own.applyStoredTail(row: $0.baseAddress!, count: width, x0: 0, y: 123, imageSize: size)
+            }
+            XCTAssertEqual(once.map(\.bitPattern), fresh.map(\.bitPattern), "width \(width)")
+            XCTAssertNotEqual(once, row, "width \(width): the kernel changed nothing")
+        }
+    }
+
     /// The knots found once per column give every group of every run the planes its pixels'
     /// centres give (u = (x + ½)/width, the padded lanes repeating the run's last column), to the bit.
     func testKnotColumnsGiveTheCentresPlanes() throws {
