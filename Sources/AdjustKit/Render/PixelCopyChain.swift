@@ -15,6 +15,10 @@ final class PixelCopyChain {
     /// Decoded byte → working value (`space.fromByte`).
     private let table: UnsafeMutablePointer<Float>
     private let imageSize: PixelSize, columnOffset: Int
+    /// Where the chain ends in a pass of chunk steps (`StoredRowStep.chunkSteps`) with no
+    /// output-frame kernel after it: the stored-frame steps before that pass, and the pass's
+    /// steps, split once here rather than on every row.
+    private let quantizedPass: (before: [any StoredRowStep], pass: [any ChunkStep])?
 
     /// The chain of `program` on rows of an image of `imageSize` (the decoded size) whose decoded
     /// columns start at `columnOffset`; nil when no stored-frame step runs per pixel (the pixel
@@ -25,6 +29,11 @@ final class PixelCopyChain {
         memo = program.storedFrameMemo()
         table = .allocate(capacity: 256)
         table.initialize(from: program.space.fromByte, count: 256)
+        if program.outputFrame.isEmpty, let pass = program.storedTail.last?.chunkSteps {
+            quantizedPass = (Array(program.storedTail.dropLast()), pass)
+        } else {
+            quantizedPass = nil
+        }
     }
 
     deinit { table.deallocate() }
@@ -40,16 +49,15 @@ final class PixelCopyChain {
     func run(_ row: UnsafeMutablePointer<UInt8>, width: Int, y: Int, slot: UnsafeMutablePointer<Float>,
              first: Int, alphas: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) {
         StoredFrameConversion.working(row, width: width, into: slot, cells: memo?.cells, table: table)
-        let tail = program.storedTail
         ByteQuantizer.shared(for: program.space).withBound { quantizer in
-            guard program.outputFrame.isEmpty, let last = tail.last?.chunkSteps else {
+            guard let (before, pass) = quantizedPass else {
                 program.applyStoredTail(row: slot, count: width, x0: columnOffset, y: y, imageSize: imageSize)
                 for kernel in program.outputFrame { kernel.apply(row: slot, count: width) }
                 return Self.quantize(slot + first * 3, alphas: alphas, quantizer, into: out)
             }
-            ColourProgram.apply(Array(tail.dropLast()), row: slot, count: width, x0: columnOffset, y: y, imageSize: imageSize)
+            ColourProgram.apply(before, row: slot, count: width, x0: columnOffset, y: y, imageSize: imageSize)
             RGBPlanes.forEachChunk(row: slot, count: width, { chunk, start in
-                last.apply(chunk, x: columnOffset + start, y: y, imageSize: imageSize)
+                pass.apply(chunk, x: columnOffset + start, y: y, imageSize: imageSize)
             }, then: { chunk, start in
                 Self.quantize(chunk, from: start, first: first, alphas: alphas, quantizer, into: out)
             })
