@@ -45,6 +45,8 @@ let package = Package(
         // Region decoding and row-streamed encoding through libjpeg's own API (Debian:
         // libjpeg62-turbo-dev); C because libjpeg reports errors by longjmp.
         .target(name: "CJPEGRegion", linkerSettings: [.linkedLibrary("jpeg")]),
+        // The processor check of a binary scripts/build-release built for SSE4.2 (the file says why).
+        .target(name: "CProcessorCheck", publicHeadersPath: "."),   // no API: a constructor
         // Row-streamed PNG encoding through libpng's own API (Debian: libpng-dev); C for the same
         // reason: libpng reports errors by longjmp.
         .target(name: "CPNGRows", linkerSettings: [.linkedLibrary("png16")]),
@@ -55,7 +57,7 @@ let package = Package(
         .target(name: "AdjustKit", dependencies: ["XMPParse", "CTurboJPEG", "CJPEGRegion", "CPNGRows", "CExif", "CPNG", "CZlib", "CLCMS2", "CHeifLoader", "CSQLite", "CSamplerIntrinsics",
                                                  .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(name: "adjust", dependencies: [
-            "AdjustKit", "CMalloc",
+            "AdjustKit", "CMalloc", "CProcessorCheck",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
