@@ -25,7 +25,8 @@ __attribute__((constructor))
 static void adjust_require_nehalem(void) {
     if (has_nehalem_features()) return;
     static const char message[] =
-        "adjust: error: this binary needs an x86-64 processor with SSE4.2 (Intel Nehalem, AMD Bulldozer or later); "
+        "adjust: error: this binary needs an x86-64 processor with SSE4.2 "
+        "(Intel Nehalem, AMD Bulldozer or later); "
         "build one for this processor with ADJUST_PORTABLE=1 scripts/build-release\n";
     (void)!write(2, message, sizeof message - 1);
     _exit(69);   // EX_UNAVAILABLE, as for a HEIC that needs a newer libheif

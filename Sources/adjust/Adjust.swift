@@ -15,7 +15,8 @@ struct Adjust: ParsableCommand {
         Exit status: 0 success; 64 bad command line; 65 invalid input (a damaged photo or edit, an \
         edit that keeps nothing); 66 input missing or unreadable (or no edit found by render); 69 \
         the edit cannot be replayed (--strict, another app's edit, nothing replayable) or HEIC \
-        needs a newer libheif (or this x86-64 build needs SSE4.2); 73 the output cannot be written; 130/143 batch interrupted.
+        needs a newer libheif (or this x86-64 build needs SSE4.2); 73 the output cannot be written; \
+        130/143 batch interrupted.
 
         EXAMPLES:
           adjust render IMG_1234.HEIC                  (finds IMG_1234.AAE beside it)
