@@ -118,7 +118,7 @@ final class FusedRendererTests: XCTestCase {
     /// A JPEG output in another orientation is the oriented raster encoded in stripes at once
     /// (`StripedJPEGEncoder`): the bytes of one libjpeg encoder over the oriented raster with a
     /// restart marker every MCU row, which decode to the pixels of TurboJPEG's file of that raster
-    /// (orientations 6 and 3, at quality 90, 4:4:4, and 80, 4:2:0).
+    /// (orientations 6 and 3, at quality 90, 4:4:4 but for the grey one, and 80, 4:2:0).
     func testOrientedJPEGIsTheOrientedRasterEncoded() throws {
         // The third is grey throughout: its raster is the grey one (`OrientedPlacement`).
         for (image, xmp) in [("Landscape_6.jpg", "straighten-3deg.xmp"), ("Landscape_3.jpg", "fractional-crop.xmp"),
@@ -135,7 +135,8 @@ final class FusedRendererTests: XCTestCase {
                     JPEGEncoder.compositeOverBlack(rgba.baseAddress!, count: size.pixelCount, into: &rgb,
                                                    working: raster.workingSpace.fromByte, space: raster.workingSpace)
                 }
-                let writer = try JPEGRowWriter(size: size, quality: quality, restartEachMCURow: true)
+                // Noir leaves greys: the file's chroma is at half resolution (JPEGChromaTests).
+                let writer = try JPEGRowWriter(size: size, quality: quality, greyPicture: raster.isGrey, restartEachMCURow: true)
                 try rgb.withUnsafeBufferPointer { try writer.write(rows: $0.baseAddress!, stride: size.width * 3, count: size.height) }
                 XCTAssertTrue(streamed.bytes == (try writer.finish()), "\(image) \(xmp) q\(quality): other bytes")
                 let plain = try JPEGEncoder.encode(raster.image, quality: quality, compositingIn: raster.workingSpace)

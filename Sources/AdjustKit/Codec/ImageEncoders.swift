@@ -29,15 +29,16 @@ public struct EncodeError: Error, Equatable, CustomStringConvertible {
 
 /// Encodes `RGBA8Image`s as baseline JPEG with libjpeg-turbo's TurboJPEG API.
 package enum JPEGEncoder {
-    /// Baseline JPEG, 4:2:0 below quality 90 and 4:4:4 from 90 (where chroma loss starts to
-    /// show, as libvips and ImageMagick also decide). JPEG has no alpha: partially transparent
+    /// Baseline JPEG, its chroma sampled as `JPEGChroma` says (`greyPicture`: every pixel of
+    /// `image` is grey). JPEG has no alpha: partially transparent
     /// pixels are composited over black in the working space `space`, as Core Image's opaque
     /// export does (geometry.md §1).
     ///
     /// An opaque image is compressed from its own pixels as RGBX (the alpha byte ignored: the
     /// same file as from RGB), without an RGB copy of the whole image; others are composited into
     /// one first.
-    package static func encode(_ image: RGBA8Image, quality: Int, compositingIn space: WorkingSpace = .linear) throws(EncodeError) -> [UInt8] {
+    package static func encode(_ image: RGBA8Image, quality: Int, compositingIn space: WorkingSpace = .linear,
+                               greyPicture: Bool = false) throws(EncodeError) -> [UInt8] {
         let count = image.size.pixelCount
         let opaque = image.isOpaque
         var rgb = [UInt8]()
@@ -54,7 +55,7 @@ package enum JPEGEncoder {
         var buffer: UnsafeMutablePointer<UInt8>? = nil
         var size: UInt = 0
         defer { tjFree(buffer) }
-        let subsampling = quality >= 90 ? TJSAMP_444 : TJSAMP_420
+        let subsampling = JPEGChroma(quality: quality, greyPicture: greyPicture) == .full ? TJSAMP_444 : TJSAMP_420
         let (pixels, format) = opaque ? (image.pixels, TJPF_RGBX) : (rgb, TJPF_RGB)
         let status = pixels.withUnsafeBufferPointer { src in
             tjCompress2(handle, src.baseAddress, Int32(image.size.width), 0, Int32(image.size.height),
@@ -102,7 +103,8 @@ extension Rendering {
     /// The rendering as a JPEG (`quality`, composited in its working space) or PNG file (the
     /// default `PNGCompression`, as a streamed render writes it), with its notes.
     public func encoded(as format: ImageFormat, quality: Int = 90) throws(EncodeError) -> EncodedRendering {
-        let bytes = format == .jpeg ? try JPEGEncoder.encode(image, quality: quality, compositingIn: workingSpace)
+        let bytes = format == .jpeg ? try JPEGEncoder.encode(image, quality: quality, compositingIn: workingSpace,
+                                                             greyPicture: isGrey)
                                     : try PNGRowWriter.encode(image, compression: .default)
         var encoded = EncodedRendering(bytes: bytes, format: format, size: image.size, notes: notes)
         encoded.decodeMs = decodeMs

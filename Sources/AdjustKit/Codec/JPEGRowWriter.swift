@@ -3,8 +3,8 @@ import Foundation
 
 /// Encodes a JPEG row by row through libjpeg's API, so that rows can be compressed as they are
 /// rendered instead of after the whole image exists. The bytes are those `JPEGEncoder` writes
-/// for the same opaque pixels (without restart markers, unless asked for): baseline, 4:2:0 below
-/// quality 90 and 4:4:4 from 90, set up as TurboJPEG's `tjCompress2` does. One thread at a time.
+/// for the same opaque pixels (without restart markers, unless asked for): baseline, its chroma
+/// sampled as `JPEGChroma` says, set up as TurboJPEG's `tjCompress2` does. One thread at a time.
 final class JPEGRowWriter {
     /// Width × height of the image being written.
     let size: PixelSize
@@ -17,14 +17,17 @@ final class JPEGRowWriter {
     /// ignored: an opaque RGBA row goes in as it is, without a copy).
     let bytesPerPixel: Int
 
-    /// Starts a `size` image at `quality` (1…100); with `restartEachMCURow`, a restart marker
-    /// after every row of MCUs (`StripedJPEGEncoder` joins stripes at them). The file is the
-    /// same for the same RGB, whatever `bytesPerPixel`.
-    init(size: PixelSize, quality: Int, restartEachMCURow: Bool = false, bytesPerPixel: Int = 3) throws(EncodeError) {
+    /// Starts a `size` image at `quality` (1…100), every pixel of it grey if `greyPicture`
+    /// (`JPEGChroma`); with `restartEachMCURow`, a restart marker after every row of MCUs
+    /// (`StripedJPEGEncoder` joins stripes at them). The file is the same for the same RGB,
+    /// whatever `bytesPerPixel`.
+    init(size: PixelSize, quality: Int, greyPicture: Bool = false, restartEachMCURow: Bool = false,
+         bytesPerPixel: Int = 3) throws(EncodeError) {
         precondition(bytesPerPixel == 3 || bytesPerPixel == 4, "\(bytesPerPixel) bytes a pixel")
         var message = [CChar](repeating: 0, count: 256)
         guard let encoder = jr_encoder_open(Int32(size.width), Int32(size.height), Int32(quality),
-                                            quality >= 90 ? 1 : 0, restartEachMCURow ? 1 : 0,
+                                            JPEGChroma(quality: quality, greyPicture: greyPicture) == .full ? 1 : 0,
+                                            restartEachMCURow ? 1 : 0,
                                             bytesPerPixel == 4 ? 1 : 0, &message, message.count) else {
             throw EncodeError(description: "JPEG encoding failed: \(CLibraryMessage.text(message))")
         }

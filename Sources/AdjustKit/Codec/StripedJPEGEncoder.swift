@@ -19,15 +19,14 @@ import Foundation
 /// entropy coding only, never a coefficient. The cost is two bytes and a partial byte an MCU row
 /// (about 2 KB on 24 MP).
 enum StripedJPEGEncoder {
-    /// Encodes a `size` image at `quality` in `stripes` stripes at once (at most one per MCU
-    /// row). `row(y, scratch)` returns image row y as RGBX (4 bytes a pixel, the fourth ignored)
+    /// Encodes a `size` image at `quality` (every pixel grey if `greyPicture`: `JPEGChroma`) in
+    /// `stripes` stripes at once (at most one per MCU row). `row(y, scratch)` returns image row y as RGBX (4 bytes a pixel, the fourth ignored)
     /// or, with `bytesPerPixel` 3, as RGB: a row of its own, or one it wrote into `scratch` (room
     /// for a row). It is called from
     /// several threads at once, each row once, and must only read shared memory.
-    static func encode(size: PixelSize, quality: Int, stripes: Int, bytesPerPixel: Int = 4,
+    static func encode(size: PixelSize, quality: Int, greyPicture: Bool = false, stripes: Int, bytesPerPixel: Int = 4,
                        row fill: (Int, UnsafeMutablePointer<UInt8>) -> UnsafePointer<UInt8>) throws(EncodeError) -> [UInt8] {
-        // Rows of an MCU: 8 at 4:4:4 (quality ≥ 90, `JPEGRowWriter`), 16 at 4:2:0.
-        let mcuHeight = quality >= 90 ? 8 : 16
+        let mcuHeight = JPEGChroma(quality: quality, greyPicture: greyPicture).mcuHeight
         let mcuRows = (size.height + mcuHeight - 1) / mcuHeight
         let count = max(1, min(stripes, mcuRows))
         let bands = (0..<count).map { k in
@@ -39,8 +38,8 @@ enum StripedJPEGEncoder {
                 let shared = HandedOver((results, fill))
                 DispatchQueue.concurrentPerform(iterations: count) { k in
                     shared.value.0[k] = Result { () throws(EncodeError) -> [UInt8] in
-                        try encodeStripe(bands[k], width: size.width, quality: quality, bytesPerPixel: bytesPerPixel,
-                                         fill: shared.value.1)
+                        try encodeStripe(bands[k], width: size.width, quality: quality, greyPicture: greyPicture,
+                                         bytesPerPixel: bytesPerPixel, fill: shared.value.1)
                     }
                 }
             }
@@ -50,10 +49,10 @@ enum StripedJPEGEncoder {
         return try join(stripesBytes, mcuRows: bands.map { ($0.count + mcuHeight - 1) / mcuHeight }, height: size.height)
     }
 
-    private static func encodeStripe(_ rows: Range<Int>, width: Int, quality: Int, bytesPerPixel: Int,
+    private static func encodeStripe(_ rows: Range<Int>, width: Int, quality: Int, greyPicture: Bool, bytesPerPixel: Int,
                                      fill: (Int, UnsafeMutablePointer<UInt8>) -> UnsafePointer<UInt8>) throws(EncodeError) -> [UInt8] {
         let writer = try JPEGRowWriter(size: PixelSize(width: width, height: rows.count), quality: quality,
-                                       restartEachMCURow: true, bytesPerPixel: bytesPerPixel)
+                                       greyPicture: greyPicture, restartEachMCURow: true, bytesPerPixel: bytesPerPixel)
         let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: width * bytesPerPixel)
         defer { scratch.deallocate() }
         for row in rows {

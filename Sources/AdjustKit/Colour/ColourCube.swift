@@ -44,6 +44,14 @@ package struct ColourCube: Equatable, Sendable {
         self.values = values
     }
 
+    /// Whether every entry is a grey (R = G = B): `apply` interpolates the three channels with
+    /// the same weights in the same order, so such a table maps every colour to a grey.
+    package var isGrey: Bool {
+        stride(from: 0, to: values.count, by: 3).allSatisfy { (i: Int) -> Bool in
+            values[i] == values[i + 1] && values[i + 1] == values[i + 2]
+        }
+    }
+
     /// The table that maps every colour to itself (up to interpolation rounding).
     package static func identity(size: Int) -> ColourCube {
         sampling(size: size) { ($0, $1, $2) }

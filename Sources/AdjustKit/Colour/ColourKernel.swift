@@ -15,6 +15,12 @@ protocol ColourKernel: Sendable {
     /// `onOutput`: the step's filter comes after the geometry in the application order
     /// (`FilterRole.outputColour`), for a kind whose kernels can run on either side of it.
     func join(_ program: inout ColourProgram, onOutput: Bool)
+    /// What the kernel does to greys (`GreyEffect`); `mayColour` unless a kernel says otherwise.
+    var greyEffect: GreyEffect { get }
+}
+
+extension ColourKernel {
+    var greyEffect: GreyEffect { .mayColour }
 }
 
 /// Kernels of one step, in order: a step whose parts read different things (SmartTone's local
@@ -28,4 +34,6 @@ struct ColourKernels: ColourKernel {
     func join(_ program: inout ColourProgram, onOutput: Bool) {
         for kernel in kernels { kernel.join(&program, onOutput: onOutput) }
     }
+
+    var greyEffect: GreyEffect { .ofSequence(kernels.map(\.greyEffect)) }
 }

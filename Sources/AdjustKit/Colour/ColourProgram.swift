@@ -26,12 +26,17 @@ struct ColourProgram: Sendable {
     private(set) var approximations: [String] = []
     /// Steps left out on request (unknown filters under `skipUnknownFilters`).
     private(set) var skipped: [String] = []
+    /// Whether every pixel the program leaves is grey (R = G = B to the bit): a JPEG encoder then
+    /// samples the picture's chroma at half resolution (`JPEGChroma`). From what each kernel does
+    /// to greys, in the order the runs apply them (`GreyTally`).
+    private(set) var leavesGrey = false
 
     /// The program for `chain` under the user's `options`, on a photo whose own `inputs` (its
     /// depth image) some steps read.
     init(chain: EditChain, options: ColourOptions, inputs: PhotoInputs = PhotoInputs()) throws(RenderError) {
         space = options.workingSpace
         var unsupported: [String] = []
+        var greys = GreyTally()
         // Every step that is not geometry is a ColourFilter: a filter must conform to ColourFilter or
         // GeometryFilter to compile (`EditFilter.renderedBy`), so none is skipped here.
         for case let filter as any ColourFilter in chain.filters {
@@ -42,9 +47,13 @@ struct ColourProgram: Sendable {
             }
             if let note = stage.approximation { approximations.append(note) }
             if let note = stage.skipped { skipped.append(note) }
-            stage.kernel?.join(&self, onOutput: FilterRegistry.role(of: type(of: filter)) == .outputColour)
+            guard let kernel = stage.kernel else { continue }
+            let outputKernels = outputFrame.count + outputPositional.count
+            kernel.join(&self, onOutput: FilterRegistry.role(of: type(of: filter)) == .outputColour)
+            greys.add(kernel, joinedOutput: outputFrame.count + outputPositional.count > outputKernels)
         }
         guard unsupported.isEmpty else { throw .unsupportedAdjustments(unsupported) }
+        leavesGrey = greys.leavesGrey
     }
 
     // MARK: the runs, as a kernel joins them (`ColourKernel.join`)

@@ -39,6 +39,13 @@ package enum PhotoEffect: String, CaseIterable, Sendable {
 struct PhotoEffectKernel: PixelKernel {
     let cube: ColourCube
     let space: WorkingSpace
+    /// A table of greys (Mono, Noir, Tonal) makes greys: `apply` decodes the three channels alike.
+    let greyEffect: GreyEffect
+
+    init(cube: ColourCube, space: WorkingSpace) {
+        (self.cube, self.space) = (cube, space)
+        greyEffect = cube.isGrey ? .makesGrey : .mayColour
+    }
 
     func apply(_ r: inout Float, _ g: inout Float, _ b: inout Float) {
         let out = cube.apply(space.encoded(r), space.encoded(g), space.encoded(b))

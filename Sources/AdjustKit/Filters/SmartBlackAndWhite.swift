@@ -112,6 +112,9 @@ private struct SmartBlackAndWhiteKernel: LaneKernel {
     /// rounding edge, and by one.
     private let iptPower = Self.iptPowerTable
 
+    /// Step 5 writes one grey to all three channels (`apply`).
+    var greyEffect: GreyEffect { .makesGrey }
+
     @inline(__always)
     func apply(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes) {
         let (lr, lg, lb) = (space.linear(r), space.linear(g), space.linear(b))

@@ -61,9 +61,13 @@ public struct Rendering: Sendable {
     package var notes: RenderNotes
     /// Milliseconds of wall time spent inside the decoder (as `EncodedRendering.decodeMs`).
     package var decodeMs: Double = 0
+    /// Every pixel is grey, as the program promised (`ColourProgram.leavesGrey`): a JPEG export
+    /// samples its chroma at half resolution (`JPEGChroma`).
+    package var isGrey: Bool
 
-    package init(image: RGBA8Image, workingSpace: WorkingSpace, approximations: [String], warnings: [String]) {
-        (self.image, self.workingSpace) = (image, workingSpace)
+    package init(image: RGBA8Image, workingSpace: WorkingSpace, approximations: [String], warnings: [String],
+                 isGrey: Bool = false) {
+        (self.image, self.workingSpace, self.isGrey) = (image, workingSpace, isGrey)
         notes = RenderNotes(approximations: approximations, warnings: warnings)
     }
 
@@ -286,7 +290,8 @@ package struct Renderer: Sendable {
         }
         var rendering = Rendering(image: image, workingSpace: program.space,
                                   approximations: program.approximations,
-                                  warnings: Self.warnings(decoded.warnings, plan: plan, program: program))
+                                  warnings: Self.warnings(decoded.warnings, plan: plan, program: program),
+                                  isGrey: program.leavesGrey)
         rendering.decodeMs = decoded.decodeSeconds * 1000
         return rendering
     }
@@ -333,12 +338,14 @@ package struct Renderer: Sendable {
         }
         guard plan.orientation == .identity else { return try turnedJPEG(plan, pixels: pixels, program: program, quality: quality) }
         let size = plan.outputSize
-        let writer = try JPEGRowWriter(size: size, quality: quality, bytesPerPixel: 4)
+        let grey = program.leavesGrey
+        let writer = try JPEGRowWriter(size: size, quality: quality, greyPicture: grey, bytesPerPixel: 4)
         let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: size.width * 4)
         defer { scratch.deallocate() }
         let working = program.space.fromByte
         let decoded = try run(FusedRenderer(plan: plan, program: program, decoder: decoder), pixels: pixels) { _, row in
             let rgbx = JPEGEncoder.rowOverBlack(row, count: size.width, scratch: scratch, working: working, space: program.space)
+            assert(!grey || JPEGChroma.isGrey(rgbx, count: size.width, bytesPerPixel: 4), "a grey program's row is not grey")
             try writer.write(rows: rgbx, stride: size.width * 4, count: 1)
         }
         return Self.encoded(try writer.finish(), format: .jpeg, size: size, plan: plan, program: program, decoded: decoded)
@@ -372,8 +379,11 @@ package struct Renderer: Sendable {
                 decoded = try run(FusedRenderer(plan: plan, program: program, decoder: decoder), pixels: pixels) { j, row in
                     placement.place(row: j, JPEGEncoder.rowOverBlack(row, count: width, scratch: scratch, working: working, space: space))
                 }
-                return try StripedJPEGEncoder.encode(size: size, quality: quality, stripes: ChunkedRowPipeline.workers,
-                                                     bytesPerPixel: 3) { row, scratch in placement.rgbRow(row, scratch: scratch) }
+                assert(!program.leavesGrey || placement.isGrey, "a grey program's picture is not grey")
+                return try StripedJPEGEncoder.encode(size: size, quality: quality, greyPicture: program.leavesGrey,
+                                                     stripes: ChunkedRowPipeline.workers, bytesPerPixel: 3) { row, scratch in
+                    placement.rgbRow(row, scratch: scratch)
+                }
             }
         }
         return Self.encoded(file, format: .jpeg, size: size, plan: plan, program: program, decoded: decoded)
