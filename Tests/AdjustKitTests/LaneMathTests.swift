@@ -7,6 +7,25 @@ import XCTest
 final class LaneMathTests: XCTestCase {
     /// x from 10⁻⁶ to 4 on a geometric grid (the kernels' values are in [0, 1], a little beyond
     /// after a levels stage), each power the kernels use and the extremes of the highlights' power.
+    /// `truncate` is ⌊x⌋ on 0 ≤ x < 2²², `float` exact on |e| < 2²²: every integer and its
+    /// neighbours on both sides up to 2¹⁶, then spread out to the top of the range, in every lane.
+    func testTruncateAndFloatAreExactInTheirRanges() {
+        var values: [Float] = [0, -0.0, 0.5, 1 - Float.ulpOfOne / 2, 4_194_303, 4_194_303.5, Float(4_194_304).nextDown]
+        for n in 0...65_536 { values += [Float(n), Float(n).nextUp, Float(n).nextDown.magnitude] }
+        for k in 0..<4096 { values.append(Float(k) * 1024.37) }
+        for start in stride(from: 0, to: values.count - 3, by: 1) where start % 4 == 0 || start < 16 {
+            let x = Lanes(values[start], values[start + 1], values[start + 2], values[start + 3])
+            let t = LaneMath.truncate(x)
+            for lane in 0..<4 {
+                XCTAssertEqual(t[lane], Int32(x[lane].rounded(.down)), "truncate \(x[lane])")
+            }
+        }
+        for e: Int32 in [0, 1, -1, 4_194_303, -4_194_303, 12_345, -150, 128] {
+            let f = LaneMath.float(LaneBits(e, -e, e / 2, e &* 3 % 4_194_304))
+            XCTAssertEqual(f, Lanes(Float(e), Float(-e), Float(e / 2), Float(e &* 3 % 4_194_304)), "float \(e)")
+        }
+    }
+
     func testPowerIsWithinFourMillionthsRelative() {
         let xs = (0..<40_000).map { Float(1e-6 * pow(4e6, Double($0) / 39_999)) }
         var worst = 0.0
