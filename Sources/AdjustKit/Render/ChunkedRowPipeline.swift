@@ -22,7 +22,8 @@ struct ChunkedRowPipeline {
     /// come free, so that a core the sink's or the decoder's task holds for a while leaves its
     /// share to the others instead of holding up the chunk's end (straighten and SmartTone 5 %
     /// faster than one part per core, measured with scripts/bench; sixteen per core, with the
-    /// tasks, were no faster: docs/benchmark.md, twelfth part).
+    /// tasks, were no faster: docs/benchmark.md, twelfth part). Their sizes fall from the first to
+    /// the last, so that the cores run out of parts at nearly the same time (`ParallelRows.bounds`).
     static let parts = workers * 4
     var rows: Int
     var rowBytes: Int

@@ -21,8 +21,28 @@ enum ParallelRows {
             DispatchQueue.concurrentPerform(iterations: parts + extra) { i in
                 if i < extra { lead.value[i](); return }
                 let part = i - extra
-                shared.value(part, (rows.lowerBound + rows.count * part / parts)..<(rows.lowerBound + rows.count * (part + 1) / parts))
+                shared.value(part, bounds(of: part, parts: parts, in: rows))
             }
         }
+    }
+
+    /// Part `part` of `parts` of `rows`, in order. With more parts than cores, each part gets a row
+    /// and the rest falls to them by weights parts, parts − 1, …, 1: the cores take the parts in
+    /// order, so the last ones taken are the smallest and the cores run out of work at nearly the
+    /// same time. Equal parts left one core idle for half a part at the end of every chunk, then
+    /// woke it for the next (a Tone + Color + B&W JPEG's worker idle 16 ms of its 128, `perf
+    /// sched`; 0.96 of its wall time with these parts, docs/benchmark.md, twentieth part).
+    static func bounds(of part: Int, parts: Int, in rows: Range<Int>) -> Range<Int> {
+        guard parts > ChunkedRowPipeline.workers, rows.count >= parts else {
+            return (rows.lowerBound + rows.count * part / parts)..<(rows.lowerBound + rows.count * (part + 1) / parts)
+        }
+        // Part i's size: 1 + ⌊rest·wᵢ/W⌋, the rounding's remainder a row each to the first parts
+        // (the sizes then never grow along the parts).
+        let (rest, weights) = (rows.count - parts, parts * (parts + 1) / 2)
+        func share(_ i: Int) -> Int { rest * (parts - i) / weights }
+        let remainder = rest - (0..<parts).reduce(0) { $0 + share($1) }
+        func size(_ i: Int) -> Int { 1 + share(i) + (i < remainder ? 1 : 0) }
+        let start = rows.lowerBound + (0..<part).reduce(0) { $0 + size($1) }
+        return start..<(start + size(part))
     }
 }
