@@ -30,7 +30,7 @@ enum ParallelRows {
     /// and the rest falls to them by weights parts, parts − 1, …, 1: the cores take the parts in
     /// order, so the last ones taken are the smallest and the cores run out of work at nearly the
     /// same time. Equal parts left one core idle for half a part at the end of every chunk, then
-    /// woke it for the next (a Tone + Color + B&W JPEG's worker idle 16 ms of its 128, `perf
+    /// woke it for the next (a Tone + Color + B&W JPEG: one core idle 16 ms of 134, `perf
     /// sched`; 0.96 of its wall time with these parts, docs/benchmark.md, twentieth part).
     static func bounds(of part: Int, parts: Int, in rows: Range<Int>) -> Range<Int> {
         guard parts > ChunkedRowPipeline.workers, rows.count >= parts else {
