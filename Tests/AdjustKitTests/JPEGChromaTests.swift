@@ -115,8 +115,11 @@ final class JPEGChromaTests: XCTestCase {
             XCTAssertEqual(Self.lumaSampling(file), 0x22, "\(name) \(size)")
             let decoded = try JPEGDecoder().decode(file)
             let pixels = decoded.pixels
-            XCTAssertTrue(pixels.withUnsafeBufferPointer { JPEGChroma.isGrey($0.baseAddress!, count: pixels.count / 3, bytesPerPixel: 3) },
-                          "\(name) \(size)")
+            var coloured = 0
+            for i in stride(from: 0, to: pixels.count, by: 3) where pixels[i] != pixels[i + 1] || pixels[i + 1] != pixels[i + 2] {
+                coloured += 1
+            }
+            XCTAssertEqual(coloured, 0, "\(name) \(size): pixels not grey")
             let fullChroma = try JPEGEncoder.encode(raster.image, quality: 90, compositingIn: raster.workingSpace)
             XCTAssertEqual(decoded, try JPEGDecoder().decode(fullChroma), "\(name) \(size)")
         }

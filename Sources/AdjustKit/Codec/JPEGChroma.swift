@@ -19,13 +19,4 @@ enum JPEGChroma: Equatable {
 
     /// Pixel rows in a row of MCUs.
     var mcuHeight: Int { self == .full ? 8 : 16 }
-
-    /// Whether the `count` pixels at `pixels` (`bytesPerPixel` 3 or 4, the fourth byte ignored)
-    /// are all grey: the debug builds' check of `ColourProgram.leavesGrey` on every row encoded.
-    static func isGrey(_ pixels: UnsafePointer<UInt8>, count: Int, bytesPerPixel: Int) -> Bool {
-        (0..<count).allSatisfy { i in
-            let p = pixels + i * bytesPerPixel
-            return p[0] == p[1] && p[1] == p[2]
-        }
-    }
 }

@@ -104,13 +104,7 @@ final class OrientedPlacement {
     }
 
     /// Whether every held pixel has R = G = B.
-    private func heldBandIsGrey() -> Bool {
-        for i in 0..<(heldRows * size.width) {
-            let pixel = UInt32(littleEndian: held.load(fromByteOffset: i * 4, as: UInt32.self))
-            if (pixel ^ (pixel >> 8)) & 0xFFFF != 0 { return false }
-        }
-        return true
-    }
+    private func heldBandIsGrey() -> Bool { RGBA8Image.isGrey(held, count: heldRows * size.width) }
 
     /// The grey bands placed so far (unoriented rows before `bandTop`), as RGB in `raster`.
     private func copyGreyIntoRaster(_ grey: UnsafeMutableRawPointer) {

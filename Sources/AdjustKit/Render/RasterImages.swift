@@ -47,6 +47,17 @@ public struct RGBA8Image: Equatable, Sendable {
         return all & alphaMask == alphaMask
     }
 
+    /// True when all `count` RGBA (or RGBX) pixels from `pixels` on have R = G = B: each 32-bit
+    /// word against itself a byte down (`OrientedPlacement`'s grey bands; a debug build's check of
+    /// `ColourProgram.leavesGrey` on every row a JPEG encoder is given).
+    package static func isGrey(_ pixels: UnsafeRawPointer, count: Int) -> Bool {
+        for i in 0..<count {
+            let pixel = UInt32(littleEndian: pixels.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self))
+            if (pixel ^ (pixel >> 8)) & 0xFFFF != 0 { return false }
+        }
+        return true
+    }
+
     /// The raster shown by EXIF `orientation` (geometry.md §4): each row placed as the renderer
     /// places a turned output's (`OrientedPlacement`, the one implementation of the orientations).
     package func oriented(_ orientation: Orientation) -> RGBA8Image {

@@ -345,7 +345,7 @@ package struct Renderer: Sendable {
         let working = program.space.fromByte
         let decoded = try run(FusedRenderer(plan: plan, program: program, decoder: decoder), pixels: pixels) { _, row in
             let rgbx = JPEGEncoder.rowOverBlack(row, count: size.width, scratch: scratch, working: working, space: program.space)
-            assert(!grey || JPEGChroma.isGrey(rgbx, count: size.width, bytesPerPixel: 4), "a grey program's row is not grey")
+            assert(!grey || RGBA8Image.isGrey(rgbx, count: size.width), "a grey program's row is not grey")
             try writer.write(rows: rgbx, stride: size.width * 4, count: 1)
         }
         return Self.encoded(try writer.finish(), format: .jpeg, size: size, plan: plan, program: program, decoded: decoded)
