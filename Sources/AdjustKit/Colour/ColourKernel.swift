@@ -34,6 +34,4 @@ struct ColourKernels: ColourKernel {
     func join(_ program: inout ColourProgram, onOutput: Bool) {
         for kernel in kernels { kernel.join(&program, onOutput: onOutput) }
     }
-
-    var greyEffect: GreyEffect { .ofSequence(kernels.map(\.greyEffect)) }
 }

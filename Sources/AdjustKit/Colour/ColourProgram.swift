@@ -26,17 +26,16 @@ struct ColourProgram: Sendable {
     private(set) var approximations: [String] = []
     /// Steps left out on request (unknown filters under `skipUnknownFilters`).
     private(set) var skipped: [String] = []
-    /// Whether every pixel the program leaves is grey (R = G = B to the bit): a JPEG encoder then
-    /// samples the picture's chroma at half resolution (`JPEGChroma`). From what each kernel does
-    /// to greys, in the order the runs apply them (`GreyTally`).
-    private(set) var leavesGrey = false
+    /// What the stored frame's kernels, and then the output frame's, do to greys (`GreyEffect`),
+    /// each side composed as its kernels join, in chain order, the order its runs apply them: the
+    /// adders below keep them, as they keep the runs.
+    private var storedGreys = GreyEffect.mayColour, outputGreys = GreyEffect.keepsGrey
 
     /// The program for `chain` under the user's `options`, on a photo whose own `inputs` (its
     /// depth image) some steps read.
     init(chain: EditChain, options: ColourOptions, inputs: PhotoInputs = PhotoInputs()) throws(RenderError) {
         space = options.workingSpace
         var unsupported: [String] = []
-        var greys = GreyTally()
         // Every step that is not geometry is a ColourFilter: a filter must conform to ColourFilter or
         // GeometryFilter to compile (`EditFilter.renderedBy`), so none is skipped here.
         for case let filter as any ColourFilter in chain.filters {
@@ -47,30 +46,31 @@ struct ColourProgram: Sendable {
             }
             if let note = stage.approximation { approximations.append(note) }
             if let note = stage.skipped { skipped.append(note) }
-            guard let kernel = stage.kernel else { continue }
-            let outputKernels = outputFrame.count + outputPositional.count
-            kernel.join(&self, onOutput: FilterRegistry.role(of: type(of: filter)) == .outputColour)
-            greys.add(kernel, joinedOutput: outputFrame.count + outputPositional.count > outputKernels)
+            stage.kernel?.join(&self, onOutput: FilterRegistry.role(of: type(of: filter)) == .outputColour)
         }
         guard unsupported.isEmpty else { throw .unsupportedAdjustments(unsupported) }
-        leavesGrey = greys.leavesGrey
     }
 
     // MARK: the runs, as a kernel joins them (`ColourKernel.join`)
 
-    /// Work on areas of the stored image: before every other stored-frame step.
-    mutating func addStoredRegion(_ kernel: any RegionKernel) { storedRegion.append(kernel) }
+    /// Work on areas of the stored image: before every other stored-frame step. It runs before
+    /// them wherever it stands in the chain, so it may keep greys but never counts as making them.
+    mutating func addStoredRegion(_ kernel: any RegionKernel) {
+        storedRegion.append(kernel)
+        storedGreys = storedGreys.followed(by: kernel.greyEffect == .keepsGrey ? .keepsGrey : .mayColour)
+    }
 
     /// A stored-frame step on one colour: through the colour memo while no stored-frame step
     /// before it reads more than a colour, per pixel in chain order from there on — where a kernel
     /// with a chunk form joins the per-colour kernels next to it in a run read from a table
     /// (`TabulatedColourRun`).
     mutating func addStoredColour(_ kernel: any PixelKernel) {
+        storedGreys = storedGreys.followed(by: kernel.greyEffect)
         guard runsPerStoredPixel else { return storedFrame.append(kernel) }
         if let steps = kernel.chunkSteps {
-            addStoredRowStep(TabulatedColourRun(steps, space: space))
+            appendStoredRowStep(TabulatedColourRun(steps, space: space))
         } else {
-            addStoredRowStep(kernel)
+            appendStoredRowStep(kernel)
         }
     }
 
@@ -78,7 +78,12 @@ struct ColourProgram: Sendable {
     /// far, or else after the colour memo; every stored-frame step after it runs per pixel too.
     /// Chunk steps next to each other run in one pass over each row (`ChunkSteps`), tabulated
     /// runs next to each other as one run.
-    mutating func addStoredRowStep(_ step: any StoredRowStep) {
+    mutating func addStoredRowStep(_ step: any ColourKernel & StoredRowStep) {
+        storedGreys = storedGreys.followed(by: step.greyEffect)
+        appendStoredRowStep(step)
+    }
+
+    private mutating func appendStoredRowStep(_ step: any StoredRowStep) {
         if neighbourhood.isEmpty {
             Self.append(step, to: &storedTail)
         } else {
@@ -98,15 +103,27 @@ struct ColourProgram: Sendable {
     /// before it leave them; the stored-frame steps after it, up to the next, join its `tail`.
     mutating func addNeighbourhood(_ kernel: any NeighbourhoodKernel) {
         neighbourhood.append(NeighbourhoodStep(kernel: kernel, tail: []))
+        storedGreys = storedGreys.followed(by: kernel.greyEffect)
     }
 
     /// An output-frame step on one colour.
-    mutating func addOutputColour(_ kernel: any PixelKernel) { outputFrame.append(kernel) }
+    mutating func addOutputColour(_ kernel: any PixelKernel) {
+        outputFrame.append(kernel)
+        outputGreys = outputGreys.followed(by: kernel.greyEffect)
+    }
 
     /// A step reading a pixel's place in the output, after the output's per-colour steps.
-    mutating func addOutputPositional(_ kernel: any PositionalKernel) { outputPositional.append(kernel) }
+    mutating func addOutputPositional(_ kernel: any PositionalKernel) {
+        outputPositional.append(kernel)
+        outputGreys = outputGreys.followed(by: kernel.greyEffect)
+    }
 
     // MARK: what the renderers ask
+
+    /// Whether every pixel the program leaves is grey (R = G = B to the bit): a JPEG encoder then
+    /// samples the picture's chroma at half resolution (`JPEGChroma`). The geometry, the shrink
+    /// and the compositing over black treat the three channels alike, so they keep greys.
+    var leavesGrey: Bool { storedGreys.followed(by: outputGreys) == .makesGrey }
 
     /// Whether the stored frame's steps run on every pixel rather than once per colour: some step
     /// reads a pixel's place or its neighbourhood there (`storedTail`, `neighbourhood`).
