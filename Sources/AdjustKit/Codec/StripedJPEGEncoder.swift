@@ -20,12 +20,12 @@ import Foundation
 /// (about 2 KB on 24 MP).
 enum StripedJPEGEncoder {
     /// Encodes a `size` image at `quality` (every pixel grey if `greyPicture`: `JPEGChroma`) in
-    /// `stripes` stripes at once (at most one per MCU row). `row(y, scratch)` returns image row y as RGBX (4 bytes a pixel, the fourth ignored)
-    /// or, with `bytesPerPixel` 3, as RGB: a row of its own, or one it wrote into `scratch` (room
-    /// for a row). It is called from
-    /// several threads at once, each row once, and must only read shared memory.
-    static func encode(size: PixelSize, quality: Int, greyPicture: Bool = false, stripes: Int, bytesPerPixel: Int = 4,
-                       row fill: (Int, UnsafeMutablePointer<UInt8>) -> UnsafePointer<UInt8>) throws(EncodeError) -> [UInt8] {
+    /// `stripes` stripes at once (at most one per MCU row). `row(y, scratch)` returns image row y
+    /// as RGBX (4 bytes a pixel, the fourth ignored) or, with `bytesPerPixel` 3, as RGB: a row of
+    /// its own, or one it wrote into `scratch` (room for a row). It is called from several threads
+    /// at once, each row once, and must only read shared memory.
+    static func encode(size: PixelSize, quality: Int, greyPicture: Bool = false, stripes: Int,
+                       bytesPerPixel: Int = 4, row fill: (Int, UnsafeMutablePointer<UInt8>) -> UnsafePointer<UInt8>) throws(EncodeError) -> [UInt8] {
         let mcuHeight = JPEGChroma(quality: quality, greyPicture: greyPicture).mcuHeight
         let mcuRows = (size.height + mcuHeight - 1) / mcuHeight
         let count = max(1, min(stripes, mcuRows))
