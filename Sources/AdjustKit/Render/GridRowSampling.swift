@@ -121,19 +121,27 @@ struct GridRowSampling<Texels: TexelReader> {
         let opaque = coverY == 1 && !hasOutputKernels && !whole.isEmpty ? whole : hi..<hi
         for i in lo..<opaque.lowerBound { let c = taps.sample(i); store(i, c.0, c.1, c.2, 1) }
         if let bytes {
-            // A block's colours first, then their codes: in one loop, each pixel's code waited
-            // on its own sum, and the quantizer's loads on the code's bucket, a chain too long
-            // for the processor to overlap more than a pixel or two.
             var start = opaque.lowerBound
             while start < opaque.upperBound {
                 let count = min(TapBlock.columns, opaque.upperBound &- start)
-                var c = block.colours
-                for i in start..<(start &+ count) {
-                    taps.prefetch(i)
-                    (c[0], c[1], c[2]) = taps.sample(i)
-                    c += 4
+                let pixels = bytes.pixels + start &* 4
+                if Texels.writesOpaqueBlocks {
+                    // Decoded bytes: taps, blend and code in one C loop a block, its taps kept in
+                    // registers (`TexelReader.writeOpaqueBlock`).
+                    taps.writeOpaqueBlock(from: start, count: count, into: pixels, quantizer: bytes.quantizer)
+                } else {
+                    // A block's colours first, then their codes: in one loop of this Swift form,
+                    // each pixel's code waited on its own sum, and the quantizer's loads on the
+                    // code's bucket, a chain too long for the processor to overlap more than a
+                    // pixel or two.
+                    var c = block.colours
+                    for i in start..<(start &+ count) {
+                        taps.prefetch(i)
+                        (c[0], c[1], c[2]) = taps.sample(i)
+                        c += 4
+                    }
+                    bytes.write(block.colours, count: count, at: pixels)
                 }
-                bytes.write(block.colours, count: count, at: bytes.pixels + start &* 4)
                 start &+= count
             }
         } else {

@@ -95,11 +95,32 @@ struct InteriorTaps<Texels: TexelReader> {
     @inline(__always)
     private static func lanes(_ c: (Float, Float, Float)) -> SIMD4<Float> { SIMD4(c.0, c.1, c.2, 0) }
 
+    /// The opaque pixels [i, i + count) of the run (count ≤ `TapBlock.columns`) as RGBA8 at
+    /// `out`, in one block (`TexelReader.writeOpaqueBlock`): the taps laid out from i, then the
+    /// cache lines of the taps `prefetchAhead` pixels on asked for, every `prefetchStride`th
+    /// column, before the block is written. Only where `Texels.writesOpaqueBlocks`.
+    @inline(__always)
+    mutating func writeOpaqueBlock(from i: Int, count: Int, into out: UnsafeMutablePointer<UInt8>,
+                                   quantizer: ByteQuantizer.Bound) {
+        layOutBlock(from: i)
+        var j = i
+        while j < i &+ count { prefetchTaps(ahead: j); j &+= Self.prefetchStride }
+        texels.writeOpaqueBlock(block, count: count, window: window, left: left, quantizer: quantizer, into: out)
+        // The block kept no taps for the next pixel.
+        lastX = .min
+    }
+
     /// Asks for the cache lines of the taps `prefetchAhead` pixels on, every `prefetchStride`th
     /// column.
     @inline(__always)
     func prefetch(_ i: Int) {
         guard i % Self.prefetchStride == 0 else { return }
+        prefetchTaps(ahead: i)
+    }
+
+    /// Asks for the cache lines of the taps `prefetchAhead` pixels after pixel i.
+    @inline(__always)
+    private func prefetchTaps(ahead i: Int) {
         let ahead = tap(min(i + Self.prefetchAhead, last))
         adjust_prefetch(window.row(ahead.y0) + (ahead.x0 &- left) &* 3)
         adjust_prefetch(window.row(ahead.y0 &+ 1) + (ahead.x0 &- left) &* 3)

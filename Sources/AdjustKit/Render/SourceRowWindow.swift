@@ -56,6 +56,10 @@ final class SourceRowWindow<Element> {
     @inline(__always)
     func row(_ v: Int) -> UnsafeMutablePointer<Element> { rowStarts[v - top] }
 
+    /// The table `row` reads, row v's first element at [v − top]: for the sampler's C block
+    /// (`ByteTexels.writeOpaqueBlock`).
+    var rowTable: UnsafePointer<UnsafeMutablePointer<Element>> { UnsafePointer(rowStarts) }
+
     // MARK: decoder side
 
     /// Waits until rows from the next undecoded one through v fit the ring (the producer then
