@@ -38,6 +38,7 @@ struct ChunkedRowPipeline {
              finished: (Range<Int>) -> Void,
              ahead: ((Range<Int>) throws -> Void)? = nil,
              sink: @escaping (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws {
+        RowWorkers.shared.start()
         let chunkBytes = chunkRows * rowBytes
         let buffers = [UnsafeMutablePointer<UInt8>.allocate(capacity: chunkBytes),
                        UnsafeMutablePointer<UInt8>.allocate(capacity: chunkBytes)]

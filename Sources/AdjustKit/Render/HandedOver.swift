@@ -8,7 +8,9 @@
 /// What guards each use:
 /// - `ParallelRows.forEachPart`: every part reads shared inputs that do not change during the
 ///   call and writes only its own rows (or per-part scratch picked by its index); the call is
-///   synchronous, so the caller's memory outlives every part.
+///   synchronous, so the caller's memory outlives every part. The parts run on `RowWorkers`,
+///   whose step holds the closure only until its last iteration has finished (the step's
+///   atomics order each iteration's writes before the caller returns).
 /// - The pipeline's serial tasks (`ChunkedRowPipeline.run`'s sink and `ahead`, through
 ///   `ParallelRows.forEachPart`): each runs on one core, beside parts that neither read what it
 ///   writes nor write what it reads (the sink reads the buffer of the chunk before, which no part

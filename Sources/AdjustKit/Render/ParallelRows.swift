@@ -12,13 +12,14 @@ enum ParallelRows {
 
     /// Runs `body` concurrently on `parts` contiguous, near-equal parts of `rows`, with each
     /// part's index (for per-part scratch such as a colour memo), and each of `serial` once
-    /// beside them (taken first, each by one core: `ChunkedRowPipeline`'s sink and decoder tasks).
+    /// beside them (taken first, each by one core: `ChunkedRowPipeline`'s sink and decoder tasks),
+    /// on `RowWorkers`' threads and the caller's.
     static func forEachPart(of rows: Range<Int>, parts: Int, serial: [() -> Void] = [],
                             _ body: (Int, Range<Int>) -> Void) {
         withoutActuallyEscaping(body) { body in
             let shared = HandedOver(body), lead = HandedOver(serial)
             let extra = serial.count
-            DispatchQueue.concurrentPerform(iterations: parts + extra) { i in
+            RowWorkers.shared.run(iterations: parts + extra) { i in
                 if i < extra { lead.value[i](); return }
                 let part = i - extra
                 shared.value(part, bounds(of: part, parts: parts, in: rows))
