@@ -26,6 +26,8 @@ struct TabulatedColourRun: ChunkStep {
     /// The run's kernels, in chain order (each reads a colour alone).
     let steps: [any ChunkStep]
     let space: WorkingSpace
+    /// `steps`, as the computed pixels run them.
+    private let pass: ChunkPass
     private let table: ColourRunTable
 
     /// Nodes an axis: 32 cells.
@@ -41,6 +43,7 @@ struct TabulatedColourRun: ChunkStep {
 
     init(_ steps: [any ChunkStep], space: WorkingSpace) {
         (self.steps, self.space) = (steps, space)
+        pass = ChunkPass(steps)
         table = ColourRunTable()
     }
 
@@ -138,7 +141,7 @@ struct TabulatedColourRun: ChunkStep {
 
     /// The steps themselves on a chunk.
     private func compute(_ chunk: RGBPlanes) {
-        steps.apply(chunk, x: 0, y: 0, imageSize: PixelSize(width: 1, height: 1))
+        pass.apply(chunk, x: 0, y: 0, imageSize: PixelSize(width: 1, height: 1))
     }
 
     /// The steps themselves on `count` of `chunk`'s groups, gathered into a chunk of their own.

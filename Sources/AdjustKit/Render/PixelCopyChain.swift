@@ -18,7 +18,7 @@ final class PixelCopyChain {
     /// Where the chain ends in a pass of chunk steps (`StoredRowStep.chunkSteps`) with no
     /// output-frame kernel after it: the stored-frame steps before that pass, and the pass's
     /// steps, split once here rather than on every row.
-    private let quantizedPass: (before: [any StoredRowStep], pass: [any ChunkStep])?
+    private let quantizedPass: (before: [any StoredRowStep], pass: ChunkPass)?
 
     /// The chain of `program` on rows of an image of `imageSize` (the decoded size) whose decoded
     /// columns start at `columnOffset`; nil when no stored-frame step runs per pixel (the pixel
@@ -30,7 +30,7 @@ final class PixelCopyChain {
         table = .allocate(capacity: 256)
         table.initialize(from: program.space.fromByte, count: 256)
         if program.outputFrame.isEmpty, let pass = program.storedTail.last?.chunkSteps {
-            quantizedPass = (Array(program.storedTail.dropLast()), pass)
+            quantizedPass = (Array(program.storedTail.dropLast()), ChunkPass(pass))
         } else {
             quantizedPass = nil
         }
