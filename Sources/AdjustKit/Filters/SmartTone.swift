@@ -180,14 +180,14 @@ struct SmoothedLightMap: Sendable {
     /// about it (`knots` × 2 values, interleaved).
     func column(v: Float, into column: UnsafeMutablePointer<Float>) { self.column(v: v, knots: 0..<Self.knots, into: column) }
 
-    /// `column(v:into:)` at the knot columns `knots` only (the rest of `column` left as it was):
-    /// those a chunk of a row reads.
+    /// `column(v:into:)` at the knot columns `knots` only, those a chunk of a row reads: knot
+    /// column j's two values at `column[2(j − knots.lowerBound)]` and the next.
     func column(v: Float, knots: Range<Int>, into column: UnsafeMutablePointer<Float>) {
-        let (i, fy) = Self.knot(v), k = Self.knots
+        let (i, fy) = Self.knot(v), k = Self.knots, first = knots.lowerBound * 2
         values.withUnsafeBufferPointer { m in
-            for x in (knots.lowerBound * 2)..<(knots.upperBound * 2) {
+            for x in first..<(knots.upperBound * 2) {
                 let a = m[i * k * 2 + x], c = m[(i + 1) * k * 2 + x]
-                column[x] = a + fy * (c - a)
+                column[x - first] = a + fy * (c - a)
             }
         }
     }
@@ -201,20 +201,22 @@ struct SmoothedLightMap: Sendable {
     }
 
     /// The two planes at four points whose knot columns are `j` and fractions toward the next `fx`
-    /// (`knot`, found once per image column by `KnotColumns`), from a row's `column`.
+    /// (`knot`, found once per image column by `KnotColumns`), from a row's `column` of the knot
+    /// columns from `first` on.
     @inline(__always)
-    static func planes(knots j: LaneBits, fractions fx: Lanes, in column: UnsafePointer<Float>) -> (Lanes, Lanes) {
+    static func planes(knots j: LaneBits, fractions fx: Lanes, in column: UnsafePointer<Float>,
+                       from first: Int = 0) -> (Lanes, Lanes) {
         if j[0] == j[Lanes.scalarCount - 1] {
             // The usual group (a knot spans 16 pixels of a 12 MP photo): one knot pair for every
             // lane (u rises across the lanes), four broadcast loads instead of sixteen lane inserts.
-            let at = column + Int(j[0]) * 2
+            let at = column + (Int(j[0]) - first) * 2
             let (a0, a1, c0, c1) = (Lanes(repeating: at[0]), Lanes(repeating: at[1]), Lanes(repeating: at[2]),
                                     Lanes(repeating: at[3]))
             return (a0 + fx * (c0 - a0), a1 + fx * (c1 - a1))
         }
         var (a0, c0, a1, c1) = (Lanes(), Lanes(), Lanes(), Lanes())
         for lane in 0..<Lanes.scalarCount {
-            let at = column + Int(j[lane]) * 2
+            let at = column + (Int(j[lane]) - first) * 2
             (a0[lane], a1[lane], c0[lane], c1[lane]) = (at[0], at[1], at[2], at[3])
         }
         return (a0 + fx * (c0 - a0), a1 + fx * (c1 - a1))
@@ -367,20 +369,28 @@ private struct SmartToneKernel: StoredPositionalKernel, ChunkStep {
     func apply(_ chunk: RGBPlanes, x: Int, y: Int, imageSize: PixelSize) {
         let last = x + chunk.count - 1
         knotColumns.withColumns(width: imageSize.width) { knots, fractions in
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: SmoothedLightMap.knots * 2) { column in
-                // A column reads its knot and the next; knots rise with the column.
-                map.column(v: Self.centre(y, of: imageSize.height), knots: Int(knots[x])..<(Int(knots[last]) + 2),
-                           into: column.baseAddress!)
-                withUnsafeTemporaryAllocation(of: Lanes.self, capacity: 2 * RGBPlanes.chunkGroups) { planes in
-                    let (b0, b1) = (planes.baseAddress!, planes.baseAddress! + RGBPlanes.chunkGroups)
-                    // Four columns a group (the padded lanes repeat the chunk's last pixel).
-                    for group in 0..<chunk.groups {
-                        let (j, fx) = SmoothedLightMap.KnotColumns.group(
-                            at: x + group * Lanes.scalarCount, last: last,
-                            knots: knots, fractions: fractions)
-                        (b0[group], b1[group]) = SmoothedLightMap.planes(knots: j, fractions: fx, in: column.baseAddress!)
+            // A column reads its knot and the next; knots rise with the column. Only those knot
+            // columns are held: Swift puts a temporary allocation of up to 1 KB on the stack and
+            // asks malloc for a larger one, as every knot column of a row (2 KB) and the two
+            // planes (2 KB) were, on every chunk (malloc and free 3.5 % of a Tone + Color + B&W
+            // render's samples; docs/benchmark.md, twenty-first part).
+            let used = Int(knots[x])..<(Int(knots[last]) + 2)
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: used.count * 2) { column in
+                map.column(v: Self.centre(y, of: imageSize.height), knots: used, into: column.baseAddress!)
+                // Two planes of 1 KB each rather than one allocation of both, for the same reason.
+                withUnsafeTemporaryAllocation(of: Lanes.self, capacity: RGBPlanes.chunkGroups) { plane0 in
+                    withUnsafeTemporaryAllocation(of: Lanes.self, capacity: RGBPlanes.chunkGroups) { plane1 in
+                        let (b0, b1) = (plane0.baseAddress!, plane1.baseAddress!)
+                        // Four columns a group (the padded lanes repeat the chunk's last pixel).
+                        for group in 0..<chunk.groups {
+                            let (j, fx) = SmoothedLightMap.KnotColumns.group(
+                                at: x + group * Lanes.scalarCount, last: last,
+                                knots: knots, fractions: fractions)
+                            (b0[group], b1[group]) = SmoothedLightMap.planes(knots: j, fractions: fx, in: column.baseAddress!,
+                                                                             from: used.lowerBound)
+                        }
+                        run(chunk, b0: b0, b1: b1)
                     }
-                    run(chunk, b0: b0, b1: b1)
                 }
             }
         }
