@@ -6,7 +6,8 @@ import XCTest
 /// `RowWorkers`, the threads behind `ParallelRows.forEachPart`: every iteration of a step runs
 /// exactly once and its writes are seen by the caller when the step returns, whether the workers
 /// were spinning (steps back to back), asleep (steps apart) or busy with another step (a nested
-/// one, or another thread's, which go to `concurrentPerform`).
+/// one, or another thread's, which go to `concurrentPerform`); and a task offered to an idle
+/// worker (`offer`) runs at most once, on another thread, and never after it is withdrawn.
 final class RowWorkersTests: XCTestCase {
     /// Runs one step of `count` iterations, each adding one to its own slot; returns the slots.
     private static func step(_ count: Int) -> [Int] {
@@ -67,5 +68,66 @@ final class RowWorkersTests: XCTestCase {
             }
         }
         XCTAssertEqual(failures.load(ordering: .relaxed), 0)
+    }
+
+    // MARK: offers
+
+    /// An offer wakes a sleeping worker, which runs it on its own thread while the caller goes on;
+    /// `withdraw` then waits for it to finish.
+    func testAnOfferRunsOnAWorkerAndWithdrawWaitsForIt() throws {
+        guard ChunkedRowPipeline.workers > 1 else { throw XCTSkip("one core: no worker to offer to") }
+        for round in 0..<20 {
+            usleep(1000)   // past the workers' spin: they are asleep
+            let started = DispatchSemaphore(value: 0)
+            let ranOn = Locked<pthread_t?>(nil)
+            let finished = Atomic<Int>(0)
+            let offer = RowWorkers.shared.offer {
+                ranOn.withLock { $0 = pthread_self() }
+                started.signal()
+                usleep(5000)
+                finished.add(1, ordering: .releasing)
+            }
+            XCTAssertEqual(started.wait(timeout: .now() + 5), .success, "round \(round): no worker took the offer")
+            offer.withdraw()
+            XCTAssertEqual(finished.load(ordering: .acquiring), 1, "round \(round): withdraw returned before the task finished")
+            let thread = try XCTUnwrap(ranOn.withLock { $0 })
+            XCTAssertEqual(pthread_equal(thread, pthread_self()), 0, "round \(round): the offer ran on the caller's thread")
+        }
+    }
+
+    /// An offer withdrawn before any worker is free never runs: the worker is held by a step's
+    /// long iteration (on another thread) while the offer is made and withdrawn, and picks the
+    /// offer up only after.
+    func testAWithdrawnOfferNeverRuns() throws {
+        guard ChunkedRowPipeline.workers > 1 else { throw XCTSkip("one core: no worker to offer to") }
+        for round in 0..<10 {
+            let inStep = DispatchSemaphore(value: 0)
+            let ran = Atomic<Int>(0)
+            let stepDone = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                // Every thread of the step, the caller's and each worker's, sleeps in its iteration.
+                RowWorkers.shared.run(iterations: ChunkedRowPipeline.workers) { _ in
+                    inStep.signal()
+                    usleep(30_000)
+                }
+                stepDone.signal()
+            }
+            for _ in 0..<ChunkedRowPipeline.workers { inStep.wait() }
+            let offer = RowWorkers.shared.offer { ran.add(1, ordering: .relaxed) }
+            offer.withdraw()
+            stepDone.wait()
+            usleep(5000)   // time for the workers to look at the (withdrawn) offer
+            XCTAssertEqual(ran.load(ordering: .relaxed), 0, "round \(round): a withdrawn offer ran")
+        }
+    }
+
+    /// Steps made while an offer runs still run every iteration once (the worker joins them
+    /// after the offer, or the caller takes them all).
+    func testStepsRunBesideALongOffer() {
+        let offer = RowWorkers.shared.offer { usleep(10_000) }
+        for round in 0..<50 {
+            XCTAssertEqual(Self.step(24), [Int](repeating: 1, count: 24), "round \(round)")
+        }
+        offer.withdraw()
     }
 }

@@ -32,6 +32,10 @@ struct ChunkedRowPipeline {
     /// rows share work (the `--max-size` shrink samples the grid rows at a part's edges for both
     /// parts: four parts per core made a HEIC preview 4 % slower).
     var partCount = Self.parts
+    /// Memory the caller's steps will write from the first chunks on (the ring of decoded source
+    /// rows): mapped, after the chunk buffers, by an idle worker while the first chunk is prepared
+    /// (`PageWarming`).
+    var warming: [UnsafeMutableRawBufferPointer] = []
 
     func run(prepare: (Range<Int>) throws -> Void,
              compute: (Int, Range<Int>, UnsafeMutablePointer<UInt8>) -> Void,
@@ -43,6 +47,12 @@ struct ChunkedRowPipeline {
         let buffers = [UnsafeMutablePointer<UInt8>.allocate(capacity: chunkBytes),
                        UnsafeMutablePointer<UInt8>.allocate(capacity: chunkBytes)]
         defer { buffers.forEach { $0.deallocate() } }
+        // The first chunk's `prepare` (decoding the rows above its taps) runs on this thread
+        // alone: the pages the chunks and its rows will write are mapped meanwhile on another
+        // core. Withdrawn once the first chunk is made, and before the buffers go.
+        let pages = HandedOver(buffers.map { UnsafeMutableRawBufferPointer(start: $0, count: chunkBytes) } + warming)
+        var warmer: RowWorkers.Offer? = RowWorkers.shared.offer { PageWarming.populate(pages.value) }
+        defer { warmer?.withdraw() }
         let rowBytes = self.rowBytes
         func drain(_ rows: Range<Int>, from buffer: UnsafeMutablePointer<UInt8>) throws {
             for j in rows { try sink(j, buffer + (j - rows.lowerBound) * rowBytes) }
@@ -70,6 +80,8 @@ struct ChunkedRowPipeline {
             }
             if let error = failure.withLock({ $0 }) { throw error }
             finished(chunk)
+            warmer?.withdraw()
+            warmer = nil
             made = (chunk, buffer)
             chunkIndex += 1
         }

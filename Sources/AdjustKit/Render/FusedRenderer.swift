@@ -88,6 +88,7 @@ struct FusedRenderer {
         if chain == nil { pipeline.partCount = ChunkedRowPipeline.workers }
         let window = SourceRowWindow<UInt8>(top: region.y, bottom: region.y + region.height, width: reader.width,
                                             capacity: pipeline.chunkRows + Self.readAhead)
+        pipeline.warming.append(window.storageBytes)
         // Each part's working row for the chain (kept from chunk to chunk).
         let slots = chain == nil ? [] : (0..<pipeline.partCount).map { _ in
             UnsafeMutablePointer<Float>.allocate(capacity: reader.width * 3)
@@ -168,6 +169,8 @@ struct FusedRenderer {
         let decoded = SourceRowWindow<UInt8>(top: region.y, bottom: region.y + region.height, width: reader.width,
                                              capacity: needs.monotone ? 2 * needs.span + Self.readAhead + regionRows
                                                                       : region.height)
+        var pipeline = pipeline
+        pipeline.warming.append(decoded.storageBytes)
         let decode = PulledDecode(reader: reader, window: decoded)
         let exactEncoding = program.shrinksThroughExactCurve
         let stream = SampledStream(plan: plan, space: program.space, exactEncoding: exactEncoding,

@@ -17,6 +17,9 @@
 ///   of this chunk writes; the decoder's task writes ring slots of rows no part reads, which the
 ///   ring's room guarantees), and the call is synchronous. The reader behind the decoder's steps
 ///   (`PulledDecode`) is used under its lock, by one thread at a time.
+/// - The pages `ChunkedRowPipeline.run` offers to an idle worker to map (`PageWarming`): the
+///   worker only asks the kernel to map them, which changes no byte, and the pipeline withdraws
+///   the offer, waiting for it if a worker has taken it, before any of the buffers is freed.
 /// - A HEIC's decoding threads (`HEICTileRows.DecodingThreads`): the queue of tile rows and
 ///   which tiles are taken are behind the threads' `NSCondition`; each thread writes only the
 ///   results of the tiles it took; the owner keeps each job (and with it libheif's context) and

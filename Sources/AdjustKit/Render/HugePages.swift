@@ -20,15 +20,11 @@ enum HugePages {
     /// and a black-and-white portrait's grey raster, 24 MB, keep small pages).
     static let minimumBytes = 32 << 20
 
-    /// Advises the whole pages inside `buffer` (its start rounded up, its end down, to a page).
+    /// Advises the whole pages inside `buffer` (`PageWarming.wholePages`).
     static func advise(_ buffer: UnsafeMutableRawBufferPointer) {
-        guard buffer.count >= minimumBytes, let base = buffer.baseAddress else { return }
-        let page = Int(getpagesize())
-        let start = (Int(bitPattern: base) + page - 1) & ~(page - 1)
-        let end = (Int(bitPattern: base) + buffer.count) & ~(page - 1)
-        guard end > start, let first = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        guard buffer.count >= minimumBytes, let (start, count) = PageWarming.wholePages(of: buffer) else { return }
         // Advice only: a kernel without transparent huge pages answers EINVAL, and the buffer
         // works as before.
-        _ = madvise(first, end - start, MADV_HUGEPAGE)
+        _ = madvise(start, count, MADV_HUGEPAGE)
     }
 }

@@ -15,6 +15,10 @@ import Synchronization
 ///
 /// One step at a time: a step asked for while another runs (a nested step, or another render's
 /// on another thread) goes to `concurrentPerform`, as before.
+///
+/// Besides steps, a caller can offer a task to whichever worker is idle (`offer`): work worth
+/// doing only on a core that would otherwise wait, such as mapping a render's buffers while the
+/// caller decodes the rows of its first chunk (`PageWarming`).
 final class RowWorkers: Sendable {
     /// The process's workers: one fewer than the cores (the caller is the last).
     static let shared = RowWorkers(workers: ProcessInfo.processInfo.activeProcessorCount - 1)
@@ -34,6 +38,8 @@ final class RowWorkers: Sendable {
     private let busy = Atomic<Bool>(false)
     private let sleeps: [Sleep]
     private let threadsStarted = Atomic<Bool>(false)
+    /// The task offered last and not yet picked up by a worker.
+    private let offered = Locked<Offer?>(nil)
 
     private init(workers: Int) {
         self.workers = max(0, workers)
@@ -77,7 +83,24 @@ final class RowWorkers: Sendable {
         }
     }
 
-    /// A worker's life: wait for the next step, spinning then sleeping; run its iterations.
+    /// Offers `task` to the first worker that is idle, and returns at once; the caller goes on
+    /// and, before anything the task uses goes away, calls `withdraw()` on the returned offer,
+    /// which waits for the task if a worker has started it and otherwise makes sure it never
+    /// runs. A step takes precedence: a worker busy with one, or handed one in the meantime,
+    /// takes the offer after it. Without workers (one core) the task never runs. One offer is
+    /// open at a time: a newer one replaces one that no worker has picked up.
+    func offer(_ task: @escaping @Sendable () -> Void) -> Offer {
+        let offer = Offer(task)
+        guard workers > 0 else { return offer }
+        start()
+        offered.withLock { $0 = offer }
+        generation.add(1, ordering: .sequentiallyConsistent)
+        for sleep in sleeps { sleep.end() }
+        return offer
+    }
+
+    /// A worker's life: wait for the next step, spinning then sleeping; run its iterations, then
+    /// the task on offer, if any.
     private func loop(worker w: Int) -> Never {
         var seen = 0
         while true {
@@ -88,6 +111,34 @@ final class RowWorkers: Sendable {
             }
             seen = generation.load(ordering: .acquiring)
             if let step = current.withLock({ $0 }) { step.work() }
+            if let offer = offered.withLock({ offer in defer { offer = nil }; return offer }) { offer.runUnlessWithdrawn() }
+        }
+    }
+
+    /// A task offered to an idle worker (`offer`), run by at most one, or by none once withdrawn.
+    final class Offer: Sendable {
+        private let task: @Sendable () -> Void
+        /// `open` until a worker takes the task or the caller withdraws it; `taken` until it has
+        /// finished.
+        private let state = Atomic<Int>(Offer.open)
+        private static let open = 0, taken = 1, finished = 2, withdrawn = 3
+        private let done = DispatchSemaphore(value: 0)
+
+        fileprivate init(_ task: @escaping @Sendable () -> Void) { self.task = task }
+
+        /// Runs the task, unless the caller has withdrawn it (or another worker took it).
+        fileprivate func runUnlessWithdrawn() {
+            guard state.compareExchange(expected: Offer.open, desired: Offer.taken, ordering: .acquiring).exchanged else { return }
+            task()
+            state.store(Offer.finished, ordering: .releasing)
+            done.signal()
+        }
+
+        /// Returns once the task has finished, if a worker took it, and otherwise makes sure it
+        /// never runs. Call once.
+        func withdraw() {
+            let (exchanged, _) = state.compareExchange(expected: Offer.open, desired: Offer.withdrawn, ordering: .acquiringAndReleasing)
+            if !exchanged { done.wait() }
         }
     }
 

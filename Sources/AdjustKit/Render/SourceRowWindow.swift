@@ -56,6 +56,11 @@ final class SourceRowWindow<Element> {
     @inline(__always)
     func row(_ v: Int) -> UnsafeMutablePointer<Element> { rowStarts[v - top] }
 
+    /// The ring's memory, every byte of which the producer writes as rows come (`PageWarming`).
+    var storageBytes: UnsafeMutableRawBufferPointer {
+        UnsafeMutableRawBufferPointer(start: storage, count: capacity * width * Self.channels * MemoryLayout<Element>.stride)
+    }
+
     /// The table `row` reads, row v's first element at [v − top]: for the sampler's C block
     /// (`ByteTexels.writeOpaqueBlock`).
     var rowTable: UnsafePointer<UnsafeMutablePointer<Element>> { UnsafePointer(rowStarts) }
