@@ -8,7 +8,7 @@ import Glibc
 /// first writes into the ring of decoded source rows (a third of those while the caller decoded
 /// the first chunk's rows, alone on one core) and into the pipeline's two chunk buffers.
 /// `ChunkedRowPipeline` offers the mapping to an idle worker (`RowWorkers.offer`) during its first
-/// chunk's `prepare`, where the other core has nothing to do: 0.97 of the straighten's time side
+/// chunk's `prepare`, where the other core has nothing to do: 0.98 of the straighten's time side
 /// by side, its CPU unchanged (docs/benchmark.md, twenty-second part). Only buffers written whole
 /// are mapped (mapping the JPEG encoder's output, sized for the file it expects, put up to 1.7 MB
 /// on a render's peak), and at most `maximumBytes` of them.
@@ -18,9 +18,10 @@ import Glibc
 /// changes no byte. A kernel before 5.14 answers EINVAL, and the pages fault as before.
 enum PageWarming {
     /// The most a render maps ahead: about 2 000 pages, which an idle core maps well within the
-    /// first chunk's decoding (a straighten's ring and chunk buffers are 4.4 MB). A whole-region
-    /// ring (a geometry that needs its rows in no particular order) can be tens of megabytes:
-    /// mapped whole, it kept the worker from the first chunk's parts.
+    /// first chunk's decoding (a straighten's ring and chunk buffers are 4.4 MB). A bound, not a
+    /// measured optimum: a whole-region ring (a geometry that needs its rows in no particular
+    /// order) can be tens of megabytes, and the worker that maps it is not free for the first
+    /// chunk's parts until it is done. A multiple of the page size.
     static let maximumBytes = 8 << 20
 
     /// Maps the pages of `buffers` (their whole pages: see `wholePages`) for writing, in order,
@@ -28,9 +29,9 @@ enum PageWarming {
     static func populate(_ buffers: [UnsafeMutableRawBufferPointer]) {
         var left = maximumBytes
         for buffer in buffers where left > 0 {
+            // Both whole pages: `left` stays a multiple of the page size.
             guard let (start, count) = wholePages(of: buffer) else { continue }
-            let mapped = min(count, left & ~(Int(getpagesize()) - 1))
-            guard mapped > 0 else { break }
+            let mapped = min(count, left)
             _ = madvise(start, mapped, MADV_POPULATE_WRITE)
             left -= mapped
         }
