@@ -469,11 +469,15 @@ int jr_decoder_start(jr_decoder *dec, int scale_num, int x, int w, int y, int *o
     return JR_OK;
 }
 
-int jr_decoder_read(jr_decoder *dec, unsigned char *dst, size_t stride, int rows) {
+/* The reads' common part: the skip left by jr_decoder_start, then the rows, straight into dst
+ * (`in_place`: dst's rows have room for the margins; or nothing is cropped off) or through the
+ * buffer. */
+static int jr_read(jr_decoder *dec, unsigned char *dst, size_t stride, int rows, int in_place) {
     if (dec->failed) return JR_ERROR;
     if (!dec->started) return jr_fail(dec, "decoding not started");
     if (rows < 0 || rows > (int)dec->cinfo.output_height - dec->next_row)
         return jr_fail(dec, "more rows asked for than are left");
+    if (in_place && dec->components != 3) return jr_fail(dec, "a CMYK file is not read in place");
     if (setjmp(dec->err.jump)) {
         dec->failed = 1;
         return JR_ERROR;
@@ -483,12 +487,27 @@ int jr_decoder_read(jr_decoder *dec, unsigned char *dst, size_t stride, int rows
         dec->rows_to_skip = 0;
         jpeg_skip_scanlines(&dec->cinfo, skip);
     }
-    if (dec->skip_cols == 0 && (int)dec->cinfo.output_width == dec->out_w)
+    if (in_place)
+        jr_read_cropped(dec, dst - (size_t)dec->skip_cols * (size_t)dec->components, stride, rows);
+    else if (dec->skip_cols == 0 && (int)dec->cinfo.output_width == dec->out_w)
         jr_read_cropped(dec, dst, stride, rows);
     else
         jr_read_buffered(dec, dst, stride, rows);
     dec->next_row += rows;
     return JR_OK;
+}
+
+int jr_decoder_read(jr_decoder *dec, unsigned char *dst, size_t stride, int rows) {
+    return jr_read(dec, dst, stride, rows, 0);
+}
+
+int jr_decoder_read_in_place(jr_decoder *dec, unsigned char *dst, size_t stride, int rows) {
+    return jr_read(dec, dst, stride, rows, 1);
+}
+
+void jr_decoder_margins(const jr_decoder *dec, int *left, int *right) {
+    *left = dec->skip_cols;
+    *right = (int)dec->cinfo.output_width - dec->skip_cols - dec->out_w;
 }
 
 const char *jr_decoder_message(const jr_decoder *dec) { return dec->err.message; }

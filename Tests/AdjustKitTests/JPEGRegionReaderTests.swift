@@ -57,6 +57,22 @@ final class JPEGRegionReaderTests: XCTestCase {
         }
     }
 
+    /// A CMYK file's rows are converted, not decoded in place: no margins, and `readRowsInPlace`
+    /// delivers what `readRows` does.
+    func testCMYKReadInPlaceAsReadRows() throws {
+        let cmyk = try TestFixtures.bytes(TestFixtures.path("Fixtures/hostile/cmyk.jpg"))
+        let size = try JPEGRegionReader(jpeg: cmyk).decodedSize
+        let columns = (size.width / 3)..<(size.width / 3 + size.width / 2)
+        let (copied, placed) = (try JPEGRegionReader(jpeg: cmyk, columns: columns, firstRow: 5),
+                                try JPEGRegionReader(jpeg: cmyk, columns: columns, firstRow: 5))
+        XCTAssertEqual(placed.inPlaceMargins, .none)
+        let stride = copied.width * 3, rows = min(20, size.height - 5)
+        var (a, b) = ([UInt8](repeating: 0, count: stride * rows), [UInt8](repeating: 0, count: stride * rows))
+        try a.withUnsafeMutableBufferPointer { try copied.readRows(into: $0.baseAddress!, stride: stride, count: rows) }
+        try b.withUnsafeMutableBufferPointer { try placed.readRowsInPlace(into: $0.baseAddress!, stride: stride, count: rows) }
+        XCTAssertEqual(a, b)
+    }
+
     // MARK: - Errors
 
     func testNotAJPEG() {
@@ -243,6 +259,45 @@ final class JPEGRegionReaderTests: XCTestCase {
             if !want.elementsEqual(got) { mismatches += 1 }
         }
         XCTAssertEqual(mismatches, 0, "\(what): rows differing from the full decode")
+        try assertRegionInPlace(jpeg, full: full, scale: scale, columns: columns, firstRow: firstRow, rows: rows,
+                                chunks: chunks, what)
+    }
+
+    /// The same region read in place (`readRowsInPlace`): libjpeg decodes into rows with room for
+    /// the margins, delivers the full decode's bytes, and writes nothing past the margins (guard
+    /// bytes before the first row and after each row keep their value).
+    private func assertRegionInPlace(_ jpeg: [UInt8], full: RGB8Image, scale: DecodeScale, columns: Range<Int>,
+                                     firstRow: Int, rows: Int, chunks: [Int], _ what: String) throws {
+        let reader = try JPEGRegionReader(jpeg: jpeg, scale: scale, columns: columns, firstRow: firstRow)
+        let margins = reader.inPlaceMargins
+        XCTAssertGreaterThanOrEqual(margins.left, 0, what)
+        XCTAssertGreaterThanOrEqual(margins.right, 0, what)
+        // The margins are decoded columns of the image: they lie inside it.
+        XCTAssertLessThanOrEqual(margins.left, reader.columnOffset, what)
+        XCTAssertLessThanOrEqual(reader.columnOffset + reader.width + margins.right, full.size.width, what)
+        if reader.columnOffset == 0, reader.width == full.size.width { XCTAssertEqual(margins, .none, what) }
+        let canary: UInt8 = 0xA5, guardBytes = 7
+        let rowBytes = (margins.left + reader.width + margins.right) * 3, stride = rowBytes + guardBytes
+        var placed = [UInt8](repeating: canary, count: guardBytes + stride * rows)
+        var row = 0
+        for count in chunks where count > 0 {
+            try placed.withUnsafeMutableBufferPointer {
+                try reader.readRowsInPlace(into: $0.baseAddress! + guardBytes + row * stride + margins.left * 3, stride: stride,
+                                           count: count)
+            }
+            row += count
+        }
+        var mismatches = 0, overwritten = placed[0..<guardBytes].filter { $0 != canary }.count
+        for r in 0..<rows {
+            let fullRow = ((firstRow + r) * full.size.width) * 3
+            let want = full.pixels[(fullRow + columns.lowerBound * 3)..<(fullRow + columns.upperBound * 3)]
+            let start = guardBytes + r * stride + (margins.left + columns.lowerBound - reader.columnOffset) * 3
+            if !want.elementsEqual(placed[start..<(start + columns.count * 3)]) { mismatches += 1 }
+            let rowEnd = guardBytes + r * stride + rowBytes
+            overwritten += placed[rowEnd..<(rowEnd + guardBytes)].filter { $0 != canary }.count
+        }
+        XCTAssertEqual(mismatches, 0, "\(what): rows read in place differing from the full decode")
+        XCTAssertEqual(overwritten, 0, "\(what): guard bytes written outside the rows and their margins")
     }
 
     private func readAll(_ jpeg: [UInt8], scale: DecodeScale = .full, tolerateWarnings: Bool = false,

@@ -28,6 +28,10 @@ final class JPEGRegionReader {
     let columnOffset: Int
     /// Columns delivered per row, covering the columns asked for.
     let width: Int
+    /// The columns libjpeg decodes beside the delivered ones (the iMCUs around them, and one more
+    /// on each side for the upsampling: jpeg_region.c), which `readRowsInPlace` writes too. None
+    /// for a CMYK file, whose rows are converted.
+    let inPlaceMargins: RowMargins
     /// The row the next `readRows` starts at, in the decoded image.
     private(set) var nextRow: Int
 
@@ -134,6 +138,9 @@ final class JPEGRegionReader {
         let started = jr_decoder_start(decoder, Int32(scale.numerator), Int32(columns.lowerBound),
                                        Int32(columns.count), Int32(firstRow), &offset, &delivered)
         (columnOffset, width, nextRow) = (Int(offset), Int(delivered), firstRow)
+        var left: Int32 = 0, right: Int32 = 0
+        if started == Int32(JR_OK), conversion == nil { jr_decoder_margins(decoder, &left, &right) }
+        inPlaceMargins = RowMargins(left: Int(left), right: Int(right))
         cmykRows = conversion == nil ? nil : .allocate(capacity: Int(delivered) * 4 * Self.cmykRowsPerRead)
         guard started == Int32(JR_OK) else { throw failure() }
     }
@@ -240,6 +247,20 @@ final class JPEGRegionReader {
         } else {
             guard jr_decoder_read(decoder, destination, stride, Int32(count)) == Int32(JR_OK) else { throw failure() }
         }
+        nextRow += count
+    }
+
+    /// As `readRows`, but libjpeg decodes straight into `destination`'s rows rather than into the
+    /// shim's buffer, which was then copied (for a straighten, every decoded byte: its render took
+    /// 0.95 of the time without the copy, docs/benchmark.md): each row must have room for
+    /// `inPlaceMargins` beside its `width` pixels, and those columns are written too. A CMYK
+    /// file's rows are converted as `readRows` converts them.
+    func readRowsInPlace(into destination: UnsafeMutablePointer<UInt8>, stride: Int, count: Int) throws(DecodeError) {
+        guard cmyk == nil else { return try readRows(into: destination, stride: stride, count: count) }
+        precondition(count >= 0 && count <= decodedSize.height - nextRow, "\(count) rows from row \(nextRow) of \(decodedSize.height)")
+        precondition(stride >= (inPlaceMargins.left + width + inPlaceMargins.right) * 3,
+                     "stride \(stride) under \(width) pixels and the margins \(inPlaceMargins)")
+        guard jr_decoder_read_in_place(decoder, destination, stride, Int32(count)) == Int32(JR_OK) else { throw failure() }
         nextRow += count
     }
 

@@ -8,11 +8,25 @@ protocol DecodedRowSource: AnyObject {
     var columnOffset: Int { get }
     /// Columns delivered per row.
     var width: Int { get }
+    /// The room each row of `readRows`' destination must have beside its `width` pixels, which
+    /// the source may write too: a JPEG's decoder writes the whole iMCUs it decodes, straight
+    /// into the rows (`JPEGRegionReader.readRowsInPlace`). `.none` unless a source says otherwise.
+    var margins: RowMargins { get }
     /// Delivers the next `count` rows into `destination`, `width` RGB pixels each, rows `stride`
-    /// bytes apart.
+    /// bytes apart; the `margins` beside each row may be written with pixels of no use.
     func readRows(into destination: UnsafeMutablePointer<UInt8>, stride: Int, count: Int) throws
     /// The decoder's warnings so far (harmless ones, or damage tolerated on request), one line each.
     var warnings: [String] { get }
+}
+
+extension DecodedRowSource {
+    var margins: RowMargins { .none }
+}
+
+/// Pixels beside a row: `left` before its first, `right` after its last.
+struct RowMargins: Equatable {
+    var left: Int, right: Int
+    static let none = RowMargins(left: 0, right: 0)
 }
 
 extension JPEGRegionReader: DecodedRowSource {

@@ -65,13 +65,15 @@ final class MeasuredJPEGRows: DecodedRowSource {
     var decodedSize: PixelSize { reader.decodedSize }
     var columnOffset: Int { reader.columnOffset }
     var width: Int { reader.width }
+    /// libjpeg decodes into the window's rows in place.
+    var margins: RowMargins { reader.inPlaceMargins }
     var warnings: [String] { reader.warnings }
 
     func readRows(into destination: UnsafeMutablePointer<UInt8>, stride: Int, count: Int) throws {
         let start = DispatchTime.now().uptimeNanoseconds
         defer { seconds += Self.seconds(since: start) }
         do {
-            try reader.readRows(into: destination, stride: stride, count: count)
+            try reader.readRowsInPlace(into: destination, stride: stride, count: count)
         } catch {
             throw reader.inputFailure ?? error
         }

@@ -87,7 +87,7 @@ struct FusedRenderer {
         var pipeline = pipeline
         if chain == nil { pipeline.partCount = ChunkedRowPipeline.workers }
         let window = SourceRowWindow<UInt8>(top: region.y, bottom: region.y + region.height, width: reader.width,
-                                            capacity: pipeline.chunkRows + Self.readAhead)
+                                            capacity: pipeline.chunkRows + Self.readAhead, margins: reader.margins)
         pipeline.warming.append(window.storageBytes)
         // Each part's working row for the chain (kept from chunk to chunk).
         let slots = chain == nil ? [] : (0..<pipeline.partCount).map { _ in
@@ -168,7 +168,8 @@ struct FusedRenderer {
             + NeighbourhoodConversion.extraRows(for: program)
         let decoded = SourceRowWindow<UInt8>(top: region.y, bottom: region.y + region.height, width: reader.width,
                                              capacity: needs.monotone ? 2 * needs.span + Self.readAhead + regionRows
-                                                                      : region.height)
+                                                                      : region.height,
+                                             margins: reader.margins)
         var pipeline = pipeline
         pipeline.warming.append(decoded.storageBytes)
         let decode = PulledDecode(reader: reader, window: decoded)

@@ -38,7 +38,7 @@ final class PulledDecode {
         do {
             while next <= last {
                 let count = min(window.contiguousRoom(from: next, limit: Self.rowsPerRead), last - next + 1)
-                try reader.readRows(into: window.row(next), stride: reader.width * 3, count: count)
+                try reader.readRows(into: window.row(next), stride: window.rowStride, count: count)
                 window.finishRows(through: next + count - 1)
                 next += count
             }

@@ -5,7 +5,9 @@ import Foundation
 /// threads computing output rows: the pipeline's only copy of the source.
 ///
 /// Rows [top, bottom) of the region live in a ring of `capacity` rows; row v sits in slot
-/// v mod capacity. A producer writes no row while the ring is full of rows the reader has not
+/// v mod capacity, `rowStride` elements apart: the row's `width` pixels with room beside them for
+/// `margins`, which a producer may write (libjpeg decodes its iMCUs straight into the slots,
+/// `DecodedRowSource.margins`) and which no reader reads. A producer writes no row while the ring is full of rows the reader has not
 /// released (the decoder's steps stop; a stage of the conversion waits); the reader waits until
 /// the rows it asks for are decoded, decoding them first through `producer` where there is one. With a capacity of the whole region
 /// nothing ever waits on release (the geometry needs rows in no particular order).
@@ -15,6 +17,8 @@ final class SourceRowWindow<Element> {
     /// Elements per pixel (3: RGB).
     static var channels: Int { 3 }
     let capacity: Int
+    /// Elements from one slot to the next: the row and its margins.
+    let rowStride: Int
     private let storage: UnsafeMutablePointer<Element>
     /// Each region row's slot, by v − top (a raw table: this is read four times a sample).
     private let rowStarts: UnsafeMutablePointer<UnsafeMutablePointer<Element>>
@@ -35,18 +39,19 @@ final class SourceRowWindow<Element> {
     /// `Element` must be a trivial type (bytes, floats): the storage is not initialized, as
     /// every row is written before it is published (zeroing megabytes that are about to be
     /// overwritten cost a render ~2 ms before its decoding could start).
-    init(top: Int, bottom: Int, width: Int, capacity: Int) {
-        precondition(bottom > top && width > 0 && _isPOD(Element.self))
+    init(top: Int, bottom: Int, width: Int, capacity: Int, margins: RowMargins = .none) {
+        precondition(bottom > top && width > 0 && margins.left >= 0 && margins.right >= 0 && _isPOD(Element.self))
         (self.top, self.bottom, self.width) = (top, bottom, width)
         self.capacity = max(1, min(capacity, bottom - top))
-        let rowLength = width * Self.channels
-        storage = .allocate(capacity: self.capacity * rowLength)
+        let rowStride = (margins.left + width + margins.right) * Self.channels
+        self.rowStride = rowStride
+        storage = .allocate(capacity: self.capacity * rowStride)
         // Every slot of the ring is written as rows come (each of a 24 MP portrait's two float
         // windows took 11 000 page faults in 4 KB pages).
-        HugePages.advise(UnsafeMutableRawBufferPointer(start: storage, count: self.capacity * rowLength * MemoryLayout<Element>.stride))
-        let (base, ringSize) = (storage, self.capacity)
+        HugePages.advise(UnsafeMutableRawBufferPointer(start: storage, count: self.capacity * rowStride * MemoryLayout<Element>.stride))
+        let (first, ringSize) = (storage + margins.left * Self.channels, self.capacity)
         rowStarts = .allocate(capacity: bottom - top)
-        for v in top..<bottom { rowStarts[v - top] = base + (v % ringSize) * rowLength }
+        for v in top..<bottom { rowStarts[v - top] = first + (v % ringSize) * rowStride }
         (decodedEnd, releasedBelow) = (top, top)
     }
 
@@ -58,7 +63,7 @@ final class SourceRowWindow<Element> {
 
     /// The ring's memory, every byte of which the producer writes as rows come (`PageWarming`).
     var storageBytes: UnsafeMutableRawBufferPointer {
-        UnsafeMutableRawBufferPointer(start: storage, count: capacity * width * Self.channels * MemoryLayout<Element>.stride)
+        UnsafeMutableRawBufferPointer(start: storage, count: capacity * rowStride * MemoryLayout<Element>.stride)
     }
 
     /// The table `row` reads, row v's first element at [v − top]: for the sampler's C block
@@ -68,7 +73,7 @@ final class SourceRowWindow<Element> {
     // MARK: decoder side
 
     /// Waits until rows from the next undecoded one through v fit the ring (the producer then
-    /// writes them through `row(_:)`, in order, and publishes them with `finishRows(through:)`);
+    /// writes them through `row(_:)`, `rowStride` apart, in order, and publishes them with `finishRows(through:)`);
     /// false once the window has failed.
     func waitForRoom(through v: Int) -> Bool {
         precondition(v < bottom)

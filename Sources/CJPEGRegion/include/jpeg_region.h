@@ -83,6 +83,18 @@ int jr_decoder_start(jr_decoder *dec, int scale_num, int x, int w, int y, int *o
  * jr_decoder_components bytes a pixel. */
 int jr_decoder_read(jr_decoder *dec, unsigned char *dst, size_t stride, int rows);
 
+/* The columns libjpeg decodes beside the delivered ones (the iMCUs around them; 0 and 0 when
+ * the delivered columns are all it decodes): *left before the first, *right after the last.
+ * Call after jr_decoder_start. */
+void jr_decoder_margins(const jr_decoder *dec, int *left, int *right);
+
+/* As jr_decoder_read, with libjpeg decoding straight into the caller's rows rather than into a
+ * buffer of its own that is then copied: dst is still each row's first delivered column, and
+ * every row must have room for jr_decoder_margins' columns before and after it, which are
+ * written too (with pixels of no use to the caller). Not for CMYK files (4 components), whose
+ * rows the caller converts: jr_decoder_read. */
+int jr_decoder_read_in_place(jr_decoder *dec, unsigned char *dst, size_t stride, int rows);
+
 /* The last error's message, "" if none. */
 const char *jr_decoder_message(const jr_decoder *dec);
 
