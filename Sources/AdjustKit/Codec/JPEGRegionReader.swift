@@ -251,10 +251,10 @@ final class JPEGRegionReader {
     }
 
     /// As `readRows`, but libjpeg decodes straight into `destination`'s rows rather than into the
-    /// shim's buffer, which was then copied (for a straighten, every decoded byte: its render took
-    /// 0.95 of the time without the copy, docs/benchmark.md): each row must have room for
-    /// `inPlaceMargins` beside its `width` pixels, and those columns are written too. A CMYK
-    /// file's rows are converted as `readRows` converts them.
+    /// shim's buffer, whose delivered columns `readRows` then copies (every decoded byte of a crop
+    /// or a rotation: about 1 % of those renders' time, docs/benchmark.md, twenty-third part):
+    /// each row must have room for `inPlaceMargins` beside its `width` pixels, and those columns
+    /// are written too. A CMYK file's rows are converted as `readRows` converts them.
     func readRowsInPlace(into destination: UnsafeMutablePointer<UInt8>, stride: Int, count: Int) throws(DecodeError) {
         guard cmyk == nil else { return try readRows(into: destination, stride: stride, count: count) }
         precondition(count >= 0 && count <= decodedSize.height - nextRow, "\(count) rows from row \(nextRow) of \(decodedSize.height)")
