@@ -7,10 +7,11 @@ import Foundation
 /// Rows [top, bottom) of the region live in a ring of `capacity` rows; row v sits in slot
 /// v mod capacity, `rowStride` elements apart: the row's `width` pixels with room beside them for
 /// `margins`, which a producer may write (libjpeg decodes its iMCUs straight into the slots,
-/// `DecodedRowSource.margins`) and which no reader reads. A producer writes no row while the ring is full of rows the reader has not
-/// released (the decoder's steps stop; a stage of the conversion waits); the reader waits until
-/// the rows it asks for are decoded, decoding them first through `producer` where there is one. With a capacity of the whole region
-/// nothing ever waits on release (the geometry needs rows in no particular order).
+/// `DecodedRowSource.margins`) and which no reader reads. A producer writes no row while the ring
+/// is full of rows the reader has not released (the decoder's steps stop; a stage of the
+/// conversion waits); the reader waits until the rows it asks for are decoded, decoding them first
+/// through `producer` where there is one. With a capacity of the whole region nothing ever waits
+/// on release (the geometry needs rows in no particular order).
 final class SourceRowWindow<Element> {
     /// The region's first and one-past-last decoded row, and its width in pixels.
     let top: Int, bottom: Int, width: Int
