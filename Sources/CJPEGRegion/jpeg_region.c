@@ -222,7 +222,8 @@ struct jr_decoder {
     int out_x, out_w, skip_cols;
     int next_row;
     int rows_to_skip; /* skipped by the first read, on the thread that decodes */
-    /* Rows of libjpeg's cropped width, for when the delivered columns are a part of them. */
+    /* Rows of libjpeg's cropped width, for when the delivered columns are a part of them and the
+     * caller's rows have no room for the rest (jr_decoder_read): allocated by the first such read. */
     unsigned char *buffer;
     int buffer_rows;
     size_t buffer_stride;
@@ -395,6 +396,10 @@ static void jr_read_cropped(jr_decoder *dec, unsigned char *dst, size_t stride, 
 
 /* Reads `rows` rows through the buffer and copies the delivered columns. */
 static void jr_read_buffered(jr_decoder *dec, unsigned char *dst, size_t stride, int rows) {
+    if (!dec->buffer && !(dec->buffer = malloc(dec->buffer_stride * (size_t)dec->buffer_rows))) {
+        snprintf(dec->err.message, sizeof dec->err.message, "out of memory");
+        longjmp(dec->err.jump, 1);
+    }
     while (rows > 0) {
         int chunk = rows < dec->buffer_rows ? rows : dec->buffer_rows;
         jr_read_cropped(dec, dec->buffer, dec->buffer_stride, chunk);
@@ -457,8 +462,6 @@ int jr_decoder_start(jr_decoder *dec, int scale_num, int x, int w, int y, int *o
     dec->skip_cols = x - (int)crop_x;
     dec->buffer_rows = cinfo->min_DCT_scaled_size * cinfo->max_v_samp_factor; /* one iMCU row */
     dec->buffer_stride = (size_t)crop_w * (size_t)dec->components;
-    dec->buffer = malloc(dec->buffer_stride * (size_t)dec->buffer_rows);
-    if (!dec->buffer) return jr_fail(dec, "out of memory");
 
     /* The skip entropy-decodes every row above y: left to the first read, so that it runs on
      * whichever thread decodes (the fused renderer's decoding task, PulledDecode) rather than here. */
