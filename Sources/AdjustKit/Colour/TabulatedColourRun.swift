@@ -67,7 +67,7 @@ struct TabulatedColourRun: ChunkStep {
 
     func apply(_ chunk: RGBPlanes, x: Int, y: Int, imageSize: PixelSize) {
         guard readsTable(imageSize: imageSize) else { return compute(chunk) }
-        let entries = table.entries { space == .linear ? build(SquareRootAxes.self) : build(EncodedAxes.self) }
+        let entries = table.entries { Pieces(self) }
         withUnsafeTemporaryAllocation(of: Int.self, capacity: chunk.groups) { missed in
             let misses: Int
             // One loop for each kind of table and axis, each with its reads inlined and no test
@@ -163,142 +163,124 @@ struct TabulatedColourRun: ChunkStep {
     }
 
     /// The steps on `count` interleaved RGB colours, in place, a chunk at a time.
-    private func compute(_ row: UnsafeMutablePointer<Float>, count: Int) {
+    fileprivate func compute(_ row: UnsafeMutablePointer<Float>, count: Int) {
         RGBPlanes.forEachChunk(row: row, count: count) { chunk, _ in compute(chunk) }
     }
 
     // MARK: building
 
-    /// The run on every node, each cell checked, as the table's entries.
+    /// The run on every node, each cell checked, as a table's pieces (`ColourRunTable` runs them
+    /// on whichever threads need the table).
     ///
     /// Each cell is checked at its centre and at its six tetrahedra's centroids, where the table
     /// reads the mean of two corners (the first and last: every tetrahedron's weights at the
     /// centre are ½, 0, 0, ½) and of a tetrahedron's four. The centroid of the one whose path runs
     /// along axes a, b, c lies at fractions ¾, ½, ¼ on them. (The centre alone let 6 codes
-    /// through on random colours in a SmartColor chain; docs/benchmark.md, fifteenth part.)
-    private func build<A: Axes>(_ axes: A.Type) -> ColourRunTable.Entries {
-        let n = Self.gridPoints, cells = n - 1
-        // The axes' working values on a grid of quarter cells, and the quarters of a cell at which
-        // each check reads it.
-        let quarters: [Float] = (0...(4 * cells)).map { A.node(Float($0) / Float(4 * cells)) }
-        let checks: [SIMD3<Int>] = [SIMD3(2, 2, 2), SIMD3(3, 2, 1), SIMD3(3, 1, 2), SIMD3(2, 3, 1), SIMD3(1, 3, 2),
-                                    SIMD3(2, 1, 3), SIMD3(1, 2, 3)]
-        // From the first corner, the second and third corners of each check's tetrahedron (the
-        // centre's two corners are the first and last; its weights there are ½, 0, 0, ½, each
-        // centroid's ¼).
-        let strides = SIMD3(n * n, n, 1), across = Int(Tetrahedra.across)
-        let corners: [SIMD2<Int>] = checks.map { q in
-            let order = [0, 1, 2].sorted { q[$0] > q[$1] }
-            return SIMD2(strides[order[0]], strides[order[0]] + strides[order[1]])
+    /// through on random colours in a SmartColor chain; docs/benchmark.md, fifteenth part.) A
+    /// cell marked by its checks gets its first corner NaN once every plane is checked, since the
+    /// checks read the corners as computed (`ColourRunTable`).
+    fileprivate struct Pieces: TablePieces {
+        let run: TabulatedColourRun
+        /// The axes' working values on a grid of quarter cells.
+        private let quarters: [Float]
+        /// The quarters of a cell at which each check reads it.
+        private static var checks: [SIMD3<Int>] {
+            [SIMD3(2, 2, 2), SIMD3(3, 2, 1), SIMD3(3, 1, 2), SIMD3(2, 3, 1), SIMD3(1, 3, 2), SIMD3(2, 1, 3), SIMD3(1, 2, 3)]
         }
-        let weights: [Lanes] = checks.indices.map { $0 == 0 ? Lanes(0.5, 0, 0, 0.5) : Lanes(repeating: 0.25) }
+        /// From the first corner, the second and third corners of each check's tetrahedron (the
+        /// centre's two corners are the first and last).
+        private let corners: [SIMD2<Int>]
+        /// Each check's weights on its four corners: ½, 0, 0, ½ at the centre, each centroid's ¼.
+        private let weights: [Lanes]
 
-        let values = UnsafeMutablePointer<Lanes>.allocate(capacity: Self.entries)
-        defer { values.deallocate() }
-        var grey = true
-        quarters.withUnsafeBufferPointer { quarters in
-            var nodes = [Float](repeating: 0, count: Self.entries * 3)
-            nodes.withUnsafeMutableBufferPointer { p in
+        init(_ run: TabulatedColourRun) {
+            self.run = run
+            let n = TabulatedColourRun.gridPoints, cells = n - 1
+            quarters = (0...(4 * cells)).map { q in
+                let s = Float(q) / Float(4 * cells)
+                return run.space == .linear ? SquareRootAxes.node(s) : EncodedAxes.node(s)
+            }
+            let strides = SIMD3(n * n, n, 1)
+            corners = Self.checks.map { q in
+                let order = [0, 1, 2].sorted { q[$0] > q[$1] }
+                return SIMD2(strides[order[0]], strides[order[0]] + strides[order[1]])
+            }
+            weights = Self.checks.indices.map { $0 == 0 ? Lanes(0.5, 0, 0, 0.5) : Lanes(repeating: 0.25) }
+        }
+
+        var nodesPerAxis: Int { TabulatedColourRun.gridPoints }
+
+        // Each piece calls its generic form with the space's axes named, so that the compiler
+        // makes a copy for each with the axes' arithmetic inlined: `ColourRunTable` holds the
+        // pieces as `any TablePieces`, and a generic `Pieces<A>` ran unspecialised, each check's
+        // `codes(between:_:)` a call through the axes' witness table (`perf`: 6 ms of CPU a
+        // render in that call alone).
+
+        func nodes(plane i: Int) -> (values: [Lanes], grey: Bool) {
+            run.space == .linear ? nodes(plane: i, SquareRootAxes.self) : nodes(plane: i, EncodedAxes.self)
+        }
+
+        func marked(cellPlane i: Int, nodes values: UnsafePointer<Lanes>) -> [Int] {
+            run.space == .linear ? marked(cellPlane: i, nodes: values, SquareRootAxes.self)
+                : marked(cellPlane: i, nodes: values, EncodedAxes.self)
+        }
+
+        private func nodes<A: Axes>(plane i: Int, _ axes: A.Type) -> (values: [Lanes], grey: Bool) {
+            let n = nodesPerAxis
+            var nodes = [Float](repeating: 0, count: n * n * 3)
+            var grey = true
+            let values = nodes.withUnsafeMutableBufferPointer { p in
                 var o = 0
-                for i in 0..<n { for j in 0..<n { for k in 0..<n {
+                for j in 0..<n { for k in 0..<n {
                     (p[o], p[o + 1], p[o + 2]) = (quarters[4 * i], quarters[4 * j], quarters[4 * k])
                     o += 3
-                } } }
-                compute(p.baseAddress!, count: Self.entries)
-                for e in 0..<Self.entries {
+                } }
+                run.compute(p.baseAddress!, count: n * n)
+                return (0..<(n * n)).map { e in
                     let v = Lanes(p[3 * e], p[3 * e + 1], p[3 * e + 2], 0)
                     if v[0] != v[1] || v[1] != v[2] { grey = false }
-                    values[e] = A.stored(v)
+                    return A.stored(v)
                 }
             }
+            return (values, grey)
+        }
 
-            // A plane of cells at a time (7 168 points, 86 KB), where all the points at once held
-            // 2.6 MB more for the render's peak.
+        /// A plane of cells' 7 168 points at once (86 KB).
+        private func marked<A: Axes>(cellPlane i: Int, nodes values: UnsafePointer<Lanes>, _ axes: A.Type) -> [Int] {
+            let n = nodesPerAxis, cells = n - 1, checks = Self.checks
+            let across = Int(Tetrahedra.across)
             var points = [Float](repeating: 0, count: cells * cells * checks.count * 3)
             var marked: [Int] = []
             points.withUnsafeMutableBufferPointer { p in
-                for i in 0..<cells {
-                    var o = 0
-                    for j in 0..<cells { for k in 0..<cells {
-                        for q in checks {
-                            (p[o], p[o + 1], p[o + 2]) = (quarters[4 * i + q.x], quarters[4 * j + q.y], quarters[4 * k + q.z])
-                            o += 3
-                        }
-                    } }
-                    compute(p.baseAddress!, count: cells * cells * checks.count)
-                    var exact = UnsafePointer(p.baseAddress!)
-                    for j in 0..<cells { for k in 0..<cells {
-                        let first = values + (i * n + j) * n + k
-                        let (v0, v3) = (first[0], first[across])
-                        var worst = Lanes()
-                        for c in checks.indices {
-                            let (second, third) = (first[corners[c][0]], first[corners[c][1]])
-                            let w = weights[c]
-                            var read: Lanes = w[0] * v0
-                            read += w[1] * second
-                            read += w[2] * third
-                            read += w[3] * v3
-                            let computed = A.stored(Lanes(exact[0], exact[1], exact[2], 0))
-                            exact += 3
-                            worst = Lanes.maximum(worst, A.codes(between: read, computed))
-                        }
-                        if max(worst[0], worst[1], worst[2]) > Self.tolerance { marked.append(first - values) }
-                    } }
-                }
+                var o = 0
+                for j in 0..<cells { for k in 0..<cells {
+                    for q in checks {
+                        (p[o], p[o + 1], p[o + 2]) = (quarters[4 * i + q.x], quarters[4 * j + q.y], quarters[4 * k + q.z])
+                        o += 3
+                    }
+                } }
+                run.compute(p.baseAddress!, count: cells * cells * checks.count)
+                var exact = UnsafePointer(p.baseAddress!)
+                for j in 0..<cells { for k in 0..<cells {
+                    let first = values + (i * n + j) * n + k
+                    let (v0, v3) = (first[0], first[across])
+                    var worst = Lanes()
+                    for c in checks.indices {
+                        let (second, third) = (first[corners[c][0]], first[corners[c][1]])
+                        let w = weights[c]
+                        var read: Lanes = w[0] * v0
+                        read += w[1] * second
+                        read += w[2] * third
+                        read += w[3] * v3
+                        let computed = A.stored(Lanes(exact[0], exact[1], exact[2], 0))
+                        exact += 3
+                        worst = Lanes.maximum(worst, A.codes(between: read, computed))
+                    }
+                    if max(worst[0], worst[1], worst[2]) > TabulatedColourRun.tolerance { marked.append(first - values) }
+                } }
             }
-            // Marked after every check, which reads the corners as computed.
-            for first in marked { values[first] = Lanes(repeating: .nan) }
+            return marked
         }
-
-        let raw = UnsafeMutableRawPointer.allocate(byteCount: Self.entries * (grey ? 4 : 16), alignment: 16)
-        if grey {
-            let t = raw.bindMemory(to: Float.self, capacity: Self.entries)
-            for i in 0..<Self.entries { t[i] = values[i][0] }
-        } else {
-            raw.bindMemory(to: Lanes.self, capacity: Self.entries).initialize(from: values, count: Self.entries)
-        }
-        return ColourRunTable.Entries(grey: grey, values: raw)
-    }
-}
-
-/// A run's table, built on first use by whichever thread needs it first and read by every thread
-/// after (the render's workers share the program).
-///
-/// Why not a `Locked` table: taking a lock for every chunk of 256 pixels, two workers contended
-/// for it (measured slower than the exact run); the entries are written once, so they are
-/// published through an `Atomic` (release on the store, acquire on the load) and the lock is
-/// taken only while none is published.
-private final class ColourRunTable: Sendable {
-    /// The entries: `Float` greys where every node's result is grey, else (r, g, b, 0) `Lanes`.
-    struct Entries {
-        let grey: Bool
-        let values: UnsafeMutableRawPointer
-    }
-
-    /// The entries' address, its lowest bit set for greys (the allocation is 16-byte aligned); 0
-    /// until built.
-    private let published = Atomic<UInt>(0)
-    private let building = Locked(())
-
-    /// The entries, built by `build` on first use.
-    func entries(_ build: () -> Entries) -> Entries {
-        var bits = published.load(ordering: .acquiring)
-        if bits == 0 {
-            bits = building.withLock { _ in
-                let now = published.load(ordering: .acquiring)
-                if now != 0 { return now }
-                let built = build()
-                let bits = UInt(bitPattern: built.values) | (built.grey ? 1 : 0)
-                published.store(bits, ordering: .releasing)
-                return bits
-            }
-        }
-        return Entries(grey: bits & 1 == 1, values: UnsafeMutableRawPointer(bitPattern: bits & ~1)!)
-    }
-
-    deinit {
-        let bits = published.load(ordering: .acquiring)
-        if bits != 0 { UnsafeMutableRawPointer(bitPattern: bits & ~1)!.deallocate() }
     }
 }
 
