@@ -52,9 +52,12 @@ let package = Package(
         .target(name: "CPNGRows", linkerSettings: [.linkedLibrary("png16")]),
         // libheif through dlopen when the first HEIC is read, not at every start (heif_loader.h says why).
         .target(name: "CHeifLoader", linkerSettings: [.linkedLibrary("dl")]),
+        // SmartTone's square-root-bound stages, eight pixels at a time with AVX2 where the processor
+        // has it (lane_stages.c says why).
+        .target(name: "CLaneStages"),
 
         .target(name: "XMPParse", dependencies: ["CLibXML2"]),
-        .target(name: "AdjustKit", dependencies: ["XMPParse", "CTurboJPEG", "CJPEGRegion", "CPNGRows", "CExif", "CPNG", "CZlib", "CLCMS2", "CHeifLoader", "CSQLite", "CSamplerIntrinsics",
+        .target(name: "AdjustKit", dependencies: ["XMPParse", "CTurboJPEG", "CJPEGRegion", "CPNGRows", "CExif", "CPNG", "CZlib", "CLCMS2", "CHeifLoader", "CSQLite", "CSamplerIntrinsics", "CLaneStages",
                                                  .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(name: "adjust", dependencies: [
             "AdjustKit", "CMalloc", "CProcessorCheck",
@@ -66,7 +69,7 @@ let package = Package(
 
         .testTarget(name: "XMPParseTests", dependencies: ["XMPParse"],
                     path: "Tests/XMPParseTests"),
-        .testTarget(name: "AdjustKitTests", dependencies: ["AdjustKit", "XMPParse", "adjust", "ImporterExample", "CZlib", "CHeif", "CSQLite", "CSamplerIntrinsics"],
+        .testTarget(name: "AdjustKitTests", dependencies: ["AdjustKit", "XMPParse", "adjust", "ImporterExample", "CZlib", "CHeif", "CSQLite", "CSamplerIntrinsics", "CLaneStages"],
                     path: "Tests/AdjustKitTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import CLaneStages
 import Foundation
 
 /// SmartTone's stages (docs/spec/modern-adjustments.md §2.2, from modern-colour.md §7), in Float
@@ -5,6 +6,11 @@ import Foundation
 /// contrast. Every stage works on x clamped to [0, 1] and adds the out-of-range remainder back
 /// afterwards (so a value the levels push past 1 passes the later stages unchanged in its excess);
 /// a stage whose parameter is 0 is skipped. m = mean(R, G, B), LUMA = (0.299, 0.587, 0.114).
+///
+/// Local light, smart shadows, high-key and contrast, the stages whose square roots bind them, are
+/// written in C (`Sources/CLaneStages`): eight pixels at a time with AVX2 where the processor has
+/// it, four otherwise, the same bits either way (lane_stages.c says why); levels and highlights
+/// are here.
 ///
 /// The guard: whatever the law and the offsets ask for, each stage's parameter is held inside
 /// the range where its curve on greys is monotone (`monotoneRange`), and the local curve's
@@ -68,18 +74,32 @@ struct SmartToneModel: Sendable {
 
     /// Local light and smart shadows on a chunk, with the map's planes (b0, b1) at each group.
     func local(_ chunk: RGBPlanes, b0: UnsafePointer<Lanes>, b1: UnsafePointer<Lanes>) {
-        if localLight != 0 { Self.run(LocalLight(model: self, b0: b0, b1: b1), on: chunk) }
+        let (r, g, b, count) = Self.floats(chunk)
+        let (m0, m1) = (UnsafeRawPointer(b0).assumingMemoryBound(to: Float.self),
+                        UnsafeRawPointer(b1).assumingMemoryBound(to: Float.self))
+        if localLight != 0 { adjust_local_light(r, g, b, m0, m1, count, localLight) }
         // §7.1: only a positive shadows total reaches the map-guided lift; a negative one is a
         // plain shadow adjustment that is not modelled.
-        if smartShadows > 0 { Self.run(ShadowLift(model: self, b0: b0), on: chunk) }
+        if smartShadows > 0 { adjust_shadow_lift(r, g, b, m0, count, smartShadows) }
     }
 
     /// High-key, levels, highlights and contrast on a chunk.
     func global(_ chunk: RGBPlanes) {
-        if brightness != 0 { Self.run(HighKey(model: self), on: chunk) }
+        let (r, g, b, count) = Self.floats(chunk)
+        if brightness != 0 { adjust_high_key(r, g, b, count, brightness) }
         if levels { Self.run(Levels(model: self), on: chunk) }
         if highlights { Self.run(Highlights(model: self), on: chunk) }
-        if contrast != 0 { Self.run(Contrast(model: self), on: chunk) }
+        if contrast != 0 { adjust_contrast(r, g, b, count, contrast) }
+    }
+
+    /// A chunk's planes as the C stages take them: each group's four values in a row.
+    @inline(__always)
+    private static func floats(_ chunk: RGBPlanes) -> (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>,
+                                                        UnsafeMutablePointer<Float>, Int) {
+        func plane(_ p: UnsafeMutablePointer<Lanes>) -> UnsafeMutablePointer<Float> {
+            UnsafeMutableRawPointer(p).assumingMemoryBound(to: Float.self)
+        }
+        return (plane(chunk.r), plane(chunk.g), plane(chunk.b), chunk.groups * Lanes.scalarCount)
     }
 
     /// One stage, on a group's values clamped to [0, 1] (`run` adds the rest back).
@@ -97,57 +117,6 @@ struct SmartToneModel: Sendable {
             var (r, g, b) = (Lanes(), Lanes(), Lanes())
             c.restore(&r, &g, &b)
             (chunk.r[i], chunk.g[i], chunk.b[i]) = (r, g, b)
-        }
-    }
-
-    /// §7.5: y from the stage's input; the map's curve, then a local contrast about
-    /// P = max(b1, ½) in the square-root domain, its luma part mixed in at 0.8.
-    private struct LocalLight: Stage {
-        let model: SmartToneModel, b0: UnsafePointer<Lanes>, b1: UnsafePointer<Lanes>
-        @inline(__always)
-        func apply(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes, group: Int) {
-            let localLight = model.localLight, v = 3.4 * b0[group] - 1.2
-            let y = ((r + g + b) * (1 / 3)).squareRoot()
-            // x − k·x(1 − x) is monotone on [0, 1] exactly when |k| ≤ 1: the guard.
-            let s = localLight * v, positive = s .> 0
-            let k = (s * Lanes(repeating: 1.75).replacing(with: 1.5, where: positive)).clamped(-1, 1)
-            let kb = (s * Lanes(repeating: 1.55).replacing(with: 1.5, where: positive)).clamped(-1, 1)
-            let qr = (r - k * r * (1 - r)).clamped01.squareRoot()
-            let qg = (g - k * g * (1 - g)).clamped01.squareRoot()
-            let qb = (b - kb * b * (1 - b)).clamped01.squareRoot()
-            let a = min(localLight, 0.5) * y * (1 - y), pivot = Lanes.maximum(b1[group], Lanes(repeating: 0.5))
-            let shared = 0.8 * a * (0.299 * qr + 0.587 * qg + 0.114 * qb - pivot) - 0.2 * a * pivot
-            let own = 1 + 0.2 * a
-            (r, g, b) = (SmartToneModel.localOut(qr, own, shared), SmartToneModel.localOut(qg, own, shared),
-                         SmartToneModel.localOut(qb, own, shared))
-        }
-    }
-
-    /// §7.1: the map-guided lift of the shadows.
-    private struct ShadowLift: Stage {
-        let model: SmartToneModel, b0: UnsafePointer<Lanes>
-        @inline(__always)
-        func apply(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes, group: Int) {
-            let smartShadows = model.smartShadows, v = 3.4 * b0[group] - 1.2
-            let d = (v * v).replacing(with: 0, where: v .>= 0)
-            let gainRG = smartShadows * (2.75 * d + 0.1), gainB = smartShadows * (2.5 * d + 0.1)
-            (r, g, b) = (SmartToneModel.shadowLift(r, gainRG), SmartToneModel.shadowLift(g, gainRG),
-                         SmartToneModel.shadowLift(b, gainB))
-        }
-    }
-
-    /// §7.2: toward the circle √(1 − (x − 1)²), each channel scaled with the pixel's mean, by √m
-    /// (near-black pixels stay where they are).
-    private struct HighKey: Stage {
-        let model: SmartToneModel
-        @inline(__always)
-        func apply(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes, group: Int) {
-            let m = (r + g + b) * (1 / 3), black = m .<= 0
-            let u = Lanes.maximum(.zero, 1 - (m - 1) * (m - 1)).squareRoot()
-            let lifted = 0.5 * u + 0.5 * u * u * (3 - 2 * u)
-            let scale = lifted / m, pull = 0.7 * lifted.squareRoot(), weight = model.brightness * m.squareRoot()
-            (r, g, b) = (SmartToneModel.key(r, scale, pull, weight, black), SmartToneModel.key(g, scale, pull, weight, black),
-                         SmartToneModel.key(b, scale, pull, weight, black))
         }
     }
 
@@ -172,58 +141,13 @@ struct SmartToneModel: Sendable {
         }
     }
 
-    /// §7.4: an S-curve in the square-root domain about ½, driven per channel (A) and by the luma
-    /// (P), the two mixed by 0.8 + σ (σ the pixel's spread about y).
-    private struct Contrast: Stage {
-        let model: SmartToneModel
-        @inline(__always)
-        func apply(_ r: inout Lanes, _ g: inout Lanes, _ b: inout Lanes, group: Int) {
-            let y = ((r + g + b) * (1 / 3)).squareRoot(), w = model.contrast * y * (1 - y)
-            let (qr, qg, qb) = (r.squareRoot(), g.squareRoot(), b.squareRoot())
-            let spread = (r - y) * (r - y) + (g - y) * (g - y) + (b - y) * (b - y)
-            let lumaPush = w * (qr * 0.299 + qg * 0.587 + qb * 0.114 - 0.5)
-            let mix = 0.8 + spread
-            (r, g, b) = (SmartToneModel.contrastOut(qr, w, lumaPush, mix), SmartToneModel.contrastOut(qg, w, lumaPush, mix),
-                         SmartToneModel.contrastOut(qb, w, lumaPush, mix))
-        }
-    }
-
-    // The per-channel parts of the stages. (Static methods, not local functions: the compiler
-    // keeps a local function out of line, and lane values then go through memory.)
-
-    @inline(__always)
-    private static func localOut(_ q: Lanes, _ own: Lanes, _ shared: Lanes) -> Lanes {
-        let n = Lanes.maximum(q * own + shared, .zero)
-        return (n * n).clamped01
-    }
-
-    @inline(__always)
-    private static func shadowLift(_ x: Lanes, _ gain: Lanes) -> Lanes {
-        let q = x.squareRoot()
-        let w = (1 - q * 2.5).clamped01
-        let n = (q + gain * w * w * q).clamped01
-        return n * n
-    }
-
-    @inline(__always)
-    private static func key(_ x: Lanes, _ scale: Lanes, _ pull: Lanes, _ weight: Lanes,
-                            _ black: SIMDMask<LaneBits>) -> Lanes {
-        let a = Lanes.maximum(.zero, 1 - (x - 1) * (x - 1)).squareRoot()
-        let s = x * scale
-        return (x + weight * (s + pull * (a - s) - x)).replacing(with: x, where: black)
-    }
+    // The per-channel part of the highlights. (A static method, not a local function: the
+    // compiler keeps a local function out of line, and lane values then go through memory.)
 
     @inline(__always)
     private func highlightLift(_ x: Lanes, _ meanPart: Lanes, _ w: Lanes) -> Lanes {
         let p = LaneMath.pow(x, highlightPower)
         let h1 = 0.8 + highlightSlope * (p - 0.8), h2 = p + meanPart
         return x + w * (h2 + highlightBlend * (h1 - h2) - x)
-    }
-
-    @inline(__always)
-    private static func contrastOut(_ q: Lanes, _ w: Lanes, _ lumaPush: Lanes, _ mix: Lanes) -> Lanes {
-        let a = q + w * (q - 0.5), p = q + lumaPush
-        let n = Lanes.maximum(a + mix * (p - a), .zero)
-        return n * n
     }
 }
