@@ -2,9 +2,9 @@
 // has it and with the baseline's SSE otherwise (the same bits: lane_stages_body.h).
 //
 // Why C: a SmartTone render's stages wait on the square-root unit (14 square roots and a division
-// a group of four pixels in a SmartTone HEIC's chain), which takes as long for eight lanes as for
-// four on this project's processors (vsqrtps ymm against sqrtps xmm, a C microbenchmark:
-// docs/benchmark.md, twenty-fourth part). Swift cannot compile one function for a second
+// a group of four pixels in a SmartTone HEIC's chain), which took as long for eight lanes as for
+// four on the benchmarks' processor, a Zen 4 (vsqrtps ymm against sqrtps xmm, a C
+// microbenchmark: docs/benchmark.md, twenty-fourth part). Swift cannot compile one function for a second
 // instruction set and choose at run time, and the shipped binary is built for Nehalem, which has
 // no AVX; clang's target attribute does both.
 

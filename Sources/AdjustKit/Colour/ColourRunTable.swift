@@ -5,8 +5,8 @@ import Synchronization
 /// meanwhile, together, and read by every thread after (the render's workers share the program).
 ///
 /// Why together: the table is built when a chunk first reaches the run, and both workers reach it
-/// at once. Built by the first while the second waited on a lock, it left one core idle for the
-/// whole build, 9–13 ms of a Tone + Color + B&W render's 185 (`perf probe` on the build;
+/// at once. Built by the first while the second slept on a lock, it held that worker for the
+/// whole build, 9–15 ms of a Tone + Color + B&W render's 160 (`perf probe` on the build;
 /// docs/benchmark.md, twenty-fourth part). Now the build is cut into planes (`TablePieces`) that
 /// each thread takes in turn: first the planes of nodes, then the planes of cells each checked
 /// against the nodes on its two sides, so the second waits at most for the last node plane.
