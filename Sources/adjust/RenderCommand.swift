@@ -94,7 +94,7 @@ struct RenderCommand: ParsableCommand {
     /// The format from --format or the output's extension, and the output path.
     func outputFormatAndPath() throws -> (ImageFormat, String) {
         let requested = format.flatMap { ImageFormat(rawValue: $0.lowercased()) }
-        let stem = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
+        let stem = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
         guard let output else {
             let format = requested ?? .jpeg
             return (format, "\(stem)-edited.\(format.fileExtension)")
@@ -105,7 +105,7 @@ struct RenderCommand: ParsableCommand {
             let format = requested ?? .jpeg
             return (format, (output.hasSuffix("/") ? output : output + "/") + "\(stem)-edited.\(format.fileExtension)")
         }
-        let ext = URL(fileURLWithPath: output).pathExtension
+        let ext = (output as NSString).pathExtension
         let implied = ImageFormat(pathExtension: ext)
         switch (requested, implied) {
         case let (requested?, implied?) where requested != implied:
@@ -210,7 +210,7 @@ struct RenderCommand: ParsableCommand {
 
     /// The sidecar names looked for, for the "no edit found" line.
     private static func sidecarNames(_ input: String) -> String {
-        let stem = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
+        let stem = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
         var names = ["\(stem).xmp", "\(stem).AAE"]
         if stem.uppercased().hasPrefix("IMG_") { names.append("IMG_O\(stem.dropFirst(4)).AAE") }
         return names.joined(separator: ", ")

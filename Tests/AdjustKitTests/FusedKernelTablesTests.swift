@@ -36,6 +36,21 @@ final class FusedKernelTablesTests: XCTestCase {
         }
     }
 
+    /// Each threshold the quantizer's search finds is the one a bisection of every Float bit
+    /// pattern in [0, 2] finds (the search it replaced), in the linear space: the smallest Float
+    /// whose `byte` is the code.
+    func testByteQuantizerThresholdsAreTheBisectionsThresholds() {
+        let space = WorkingSpace.linear
+        for k in 1...255 {
+            var lo = Float(0).bitPattern, hi = Float(2).bitPattern
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2
+                if Int(space.byte(Float(bitPattern: mid))) >= k { hi = mid } else { lo = mid + 1 }
+            }
+            XCTAssertEqual(ByteQuantizer.threshold(k, space: space).bitPattern, lo, "code \(k)")
+        }
+    }
+
     /// `Bound.codes`, the pixel copy's quantizer of four values at once, against
     /// `WorkingSpace.byte` value by value in both spaces: random values in [−0.1, 1.1], each
     /// code's neighbourhood, every bucket's ends, and the values outside (0, 1) of either sign

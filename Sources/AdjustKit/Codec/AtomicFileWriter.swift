@@ -102,9 +102,13 @@ package enum AtomicFileWriter {
         let path: String
 
         init(beside target: String) throws(OutputError) {
-            let url = URL(fileURLWithPath: target)
-            let directory = url.deletingLastPathComponent().path
-            var template = Array("\(directory)/\(temporaryPrefix)\(url.lastPathComponent).XXXXXX".utf8CString)
+            // NSString's path functions, not URL's: a path's parts as strings, where
+            // URL(fileURLWithPath:) also asks the file system whether the path is a folder and
+            // reads the working directory (0.3 ms of a render's start; docs/benchmark.md,
+            // twenty-sixth part).
+            let given = (target as NSString).deletingLastPathComponent
+            let directory = given.isEmpty ? "." : given
+            var template = Array("\(directory)/\(temporaryPrefix)\((target as NSString).lastPathComponent).XXXXXX".utf8CString)
             let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard fd >= 0 else { throw OutputError(description: "cannot create a file in \(directory): \(reason())") }
             (self.fd, path) = (fd, template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })

@@ -1,7 +1,8 @@
 /// Working value → 8-bit output code, exactly `WorkingSpace.byte` but without its `powf`: in the
 /// linear space the code is the number of thresholds t₁ < … < t₂₅₅ at or below the value, where
-/// tₖ is the smallest Float whose `byte` is k (found once by bisection over the Float bit
-/// patterns, so the table agrees with `byte` on every Float, not just in theory). An index of
+/// tₖ is the smallest Float whose `byte` is k (found once by a search over the Float bit patterns
+/// that asks `byte` itself, so the table agrees with `byte` on every Float, not just in theory;
+/// it starts from the curve's inverse at the code's lower edge, a few ULPs from tₖ). An index of
 /// buckets over (0, 1) gives the code at each bucket's lower end; one comparison with the next
 /// threshold finishes.
 ///
@@ -35,15 +36,7 @@ struct ByteQuantizer: Sendable {
         guard space == .linear else { (thresholds, bucketStart) = ([], []); return }
         var thresholds = [Float](repeating: -.infinity, count: 257)
         thresholds[256] = .nan
-        for k in 1...255 {
-            // byte is non-decreasing on [0, 2]: bisect the bit patterns of positive floats.
-            var lo = Float(0).bitPattern, hi = Float(2).bitPattern
-            while lo < hi {
-                let mid = lo + (hi - lo) / 2
-                if Int(space.byte(Float(bitPattern: mid))) >= k { hi = mid } else { lo = mid + 1 }
-            }
-            thresholds[k] = Float(bitPattern: lo)
-        }
+        for k in 1...255 { thresholds[k] = Self.threshold(k, space: space) }
         self.thresholds = thresholds
         // The code of a bucket's lowest Float is the number of thresholds at or below it (byte
         // is non-decreasing): one walk along both, without a `powf` a bucket.
@@ -56,6 +49,39 @@ struct ByteQuantizer: Sendable {
             precondition(code + 2 >= 256 || thresholds[code + 2] > highest, "two thresholds in one quantizer bucket")
             return UInt8(code)
         }
+    }
+
+    /// tₖ: the smallest Float in [0, 2] whose `byte` is at least `k` (1…255). `byte` is
+    /// non-decreasing there, so the bit patterns of the Floats from +0 up are searched: from the
+    /// inverse curve's value at (k − ½)/255, outward in doubling steps until the two sides of tₖ
+    /// are bracketed, then by halves. About four `powf` a code where a bisection of all of
+    /// [0, 2] took 31: the process's first render built the table on its one thread before
+    /// decoding, and 8 000 `powf` were 0.2 ms of that (docs/benchmark.md, twenty-sixth part).
+    static func threshold(_ k: Int, space: WorkingSpace) -> Float {
+        let reaches = { (bits: UInt32) in Int(space.byte(Float(bitPattern: bits))) >= k }
+        let (floor, ceiling) = (Float(0).bitPattern, Float(2).bitPattern)  // byte(0) = 0, byte(2) = 255
+        let guess = min(max(space.working(fromEncoded: (Float(k) - 0.5) / 255), 0), 2).bitPattern
+        // below < tₖ ≤ above, as bit patterns.
+        var (below, above) = (guess, guess)
+        var step: UInt32 = 1
+        if reaches(guess) {
+            repeat {
+                above = below
+                below = below > floor + step ? below - step : floor
+                step *= 2
+            } while below > floor && reaches(below)
+        } else {
+            repeat {
+                below = above
+                above = min(above + step, ceiling)
+                step *= 2
+            } while !reaches(above)
+        }
+        while above - below > 1 {
+            let middle = below + (above - below) / 2
+            if reaches(middle) { above = middle } else { below = middle }
+        }
+        return Float(bitPattern: above)
     }
 
     @inline(__always)
