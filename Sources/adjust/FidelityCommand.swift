@@ -178,7 +178,7 @@ struct FidelityCommand: ParsableCommand {
     /// Fails with exit 73 before any work when the page's folder is missing or not writable, or
     /// the name is a folder.
     private static func checkWritable(_ path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = LayoutPath.folder(of: path)
         var isDirectory: ObjCBool = false
         let problem: String?
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {

@@ -94,7 +94,7 @@ struct RenderCommand: ParsableCommand {
     /// The format from --format or the output's extension, and the output path.
     func outputFormatAndPath() throws -> (ImageFormat, String) {
         let requested = format.flatMap { ImageFormat(rawValue: $0.lowercased()) }
-        let stem = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
+        let stem = LayoutNames.stem(input)
         guard let output else {
             let format = requested ?? .jpeg
             return (format, "\(stem)-edited.\(format.fileExtension)")
@@ -210,7 +210,7 @@ struct RenderCommand: ParsableCommand {
 
     /// The sidecar names looked for, for the "no edit found" line.
     private static func sidecarNames(_ input: String) -> String {
-        let stem = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
+        let stem = LayoutNames.stem(input)
         var names = ["\(stem).xmp", "\(stem).AAE"]
         if stem.uppercased().hasPrefix("IMG_") { names.append("IMG_O\(stem.dropFirst(4)).AAE") }
         return names.joined(separator: ", ")

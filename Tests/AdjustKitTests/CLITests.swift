@@ -70,6 +70,20 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try AdjustKitHeader.size(TestFixtures.bytes(output("IMG_0001-edited.png"))), [640, 410])
     }
 
+    /// One-letter names, as the user types them in the photo's folder: the photo `p` (no
+    /// extension) with its sidecar `p.XMP`, written to the default name, and to `-o q` with
+    /// --format (Foundation's `deletingLastPathComponent` traps on a one-character path on Linux).
+    func testRenderTakesOneLetterNames() throws {
+        try FileManager.default.copyItem(atPath: TestFixtures.image("Landscape_1.jpg"), toPath: output("p"))
+        try FileManager.default.copyItem(atPath: TestFixtures.xmp("translate-crop.xmp"), toPath: output("p.XMP"))
+        let run = try adjust("render", "p")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try AdjustKitHeader.size(TestFixtures.bytes(output("p-edited.jpg"))), [640, 410])
+        let named = try adjust("render", "p", "-o", "q", "--format", "jpeg")
+        XCTAssertEqual(named.status, 0, named.stderr)
+        XCTAssertEqual(try AdjustKitHeader.size(TestFixtures.bytes(output("q"))), [640, 410])
+    }
+
     /// Issue 20 scope 2 and 5: without an edit nothing is written unless --unedited says what to
     /// write; a copy is byte-identical when nothing asked for changes the photo.
     func testRenderWithoutAnEditWritesOnlyWhenAsked() throws {

@@ -23,6 +23,14 @@ final class PhotoWalkerTests: XCTestCase {
         return copy
     }
 
+    /// The folder part of a path as the walk and the writers take it, one-character names and
+    /// trailing slashes included (where Foundation's `deletingLastPathComponent` traps on Linux).
+    func testFolderOfAPath() {
+        let expected = ["": "", ".": "", "..": "", "a": "", "a/": "", "ab": "", "x.jpg": "", "/": "/", "/a": "/",
+                        "/a/": "/", "a/b": "a", "a/b/": "a", "./x.jpg": ".", "/d/e/IMG_1.JPG": "/d/e"]
+        for (path, folder) in expected { XCTAssertEqual(LayoutPath.folder(of: path), folder, "folder of '\(path)'") }
+    }
+
     func testALibraryWithoutRendersIsStillALibrary() throws {
         let copy = try libraryWithoutRenders()
         XCTAssertFalse(FileManager.default.fileExists(atPath: copy + "/resources"))

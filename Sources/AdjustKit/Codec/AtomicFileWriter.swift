@@ -102,13 +102,12 @@ package enum AtomicFileWriter {
         let path: String
 
         init(beside target: String) throws(OutputError) {
-            // NSString's path functions, not URL's: a path's parts as strings, where
-            // URL(fileURLWithPath:) also asks the file system whether the path is a folder and
-            // reads the working directory (0.3 ms of a render's start; docs/benchmark.md,
-            // twenty-sixth part).
-            let given = (target as NSString).deletingLastPathComponent
+            // A path's parts as strings (`LayoutPath`), where URL(fileURLWithPath:) also asks the
+            // file system whether the path is a folder and reads the working directory (0.3 ms of
+            // a render's start; docs/benchmark.md, twenty-sixth part).
+            let given = LayoutPath.folder(of: target)
             let directory = given.isEmpty ? "." : given
-            var template = Array("\(directory)/\(temporaryPrefix)\((target as NSString).lastPathComponent).XXXXXX".utf8CString)
+            var template = Array("\(directory)/\(temporaryPrefix)\(LayoutPath.name(of: target)).XXXXXX".utf8CString)
             let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard fd >= 0 else { throw OutputError(description: "cannot create a file in \(directory): \(reason())") }
             (self.fd, path) = (fd, template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })

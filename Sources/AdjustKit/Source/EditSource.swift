@@ -192,7 +192,7 @@ package struct EditSource: Sendable {
     /// capture-time `IMG_O1234.aae` of `IMG_1234.*` (any case; `DCIMLayout.editCandidates`). nil
     /// when there is none.
     static func aaeSidecar(forImage imagePath: String, folderNames: FolderNameIndex) -> String? {
-        let given = (imagePath as NSString).deletingLastPathComponent
+        let given = LayoutPath.folder(of: imagePath)
         let folder = given.isEmpty ? "." : given
         for candidate in DCIMLayout.editCandidates(forPhotoNamed: imagePath) {
             if let name = folderNames.aaeName(matching: candidate, in: folder) {
@@ -252,7 +252,7 @@ package struct EditSource: Sendable {
     /// whatever it holds, so that a damaged one is reported as such.
     private static func sniff(_ bytes: [UInt8], path: String) -> Container {
         if bytes.starts(with: [0xFF, 0xD8]) { return .jpeg }
-        let name = (path as NSString).lastPathComponent.lowercased()
+        let name = LayoutPath.name(of: path).lowercased()
         if name.hasSuffix(".aae") || name == "adjustments.plist" { return .aae }
         // Both plist forms keep their dictionary keys as plain ASCII strings.
         if bytes.prefix(1 << 16).firstRange(of: Array("adjustmentFormatIdentifier".utf8)) != nil { return .aae }
