@@ -183,9 +183,9 @@ struct FidelityCommand: ParsableCommand {
         let problem: String?
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             problem = "is a folder"
-        } else if !FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &isDirectory) || !isDirectory.boolValue {
+        } else if !LayoutPath.isFolder(folder) {
             problem = "its folder does not exist"
-        } else if !FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder) {
+        } else if !FileManager.default.isWritableFile(atPath: LayoutPath.forSystem(folder)) {
             problem = "its folder is not writable"
         } else {
             problem = nil

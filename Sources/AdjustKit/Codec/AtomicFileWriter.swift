@@ -105,8 +105,7 @@ package enum AtomicFileWriter {
             // A path's parts as strings (`LayoutPath`), where URL(fileURLWithPath:) also asks the
             // file system whether the path is a folder and reads the working directory (0.3 ms of
             // a render's start; docs/benchmark.md, twenty-sixth part).
-            let given = LayoutPath.folder(of: target)
-            let directory = given.isEmpty ? "." : given
+            let directory = LayoutPath.forSystem(LayoutPath.folder(of: target))
             var template = Array("\(directory)/\(temporaryPrefix)\(LayoutPath.name(of: target)).XXXXXX".utf8CString)
             let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard fd >= 0 else { throw OutputError(description: "cannot create a file in \(directory): \(reason())") }

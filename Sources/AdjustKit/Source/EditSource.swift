@@ -192,11 +192,10 @@ package struct EditSource: Sendable {
     /// capture-time `IMG_O1234.aae` of `IMG_1234.*` (any case; `DCIMLayout.editCandidates`). nil
     /// when there is none.
     static func aaeSidecar(forImage imagePath: String, folderNames: FolderNameIndex) -> String? {
-        let given = LayoutPath.folder(of: imagePath)
-        let folder = given.isEmpty ? "." : given
+        let folder = LayoutPath.folder(of: imagePath)
         for candidate in DCIMLayout.editCandidates(forPhotoNamed: imagePath) {
-            if let name = folderNames.aaeName(matching: candidate, in: folder) {
-                return given.isEmpty ? name : (given as NSString).appendingPathComponent(name)
+            if let name = folderNames.aaeName(matching: candidate, in: LayoutPath.forSystem(folder)) {
+                return LayoutPath.join(folder, name)
             }
         }
         return nil

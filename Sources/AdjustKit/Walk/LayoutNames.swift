@@ -103,21 +103,22 @@ package enum LayoutNames {
 /// Paths built the same way everywhere the walk goes: relative stays relative, "" is the working
 /// folder. Foundation's `NSString` path methods trap on "." and "" on Linux, hence these.
 package enum LayoutPath {
+    /// `path` as a system call takes it: "" (the working folder) is ".".
+    package static func forSystem(_ path: String) -> String { path.isEmpty ? "." : path }
+
     package static func isFolder(_ path: String) -> Bool {
-        let path = path.isEmpty ? "." : path
         var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        return FileManager.default.fileExists(atPath: forSystem(path), isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     package static func isFile(_ path: String) -> Bool {
         var status = stat()
-        return stat(path.isEmpty ? "." : path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+        return stat(forSystem(path), &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 
     /// The visible entries of `folder`, sorted; empty when it cannot be read.
     package static func names(in folder: String) -> [String] {
-        let folder = folder.isEmpty ? "." : folder
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: forSystem(folder))) ?? []).filter { !$0.hasPrefix(".") }.sorted()
     }
 
     /// The folder part of `path`: "" for a bare name, "/" for a name in the root.

@@ -148,7 +148,7 @@ package struct PhotoWalker: Sendable {
             if IPhoneBackupLayout.isMediaRoot(folder) { return IPhoneBackupLayout.walk(folder, relative: relative, into: &self) }
             let names: [String]
             do {
-                names = try FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)
+                names = try FileManager.default.contentsOfDirectory(atPath: LayoutPath.forSystem(folder))
                     .filter { !$0.hasPrefix(".") }.sorted()
             } catch {
                 result.photos.append(FoundPhoto(original: nil, edit: nil, appleRender: nil, layout: .sidecar,
